@@ -1,0 +1,256 @@
+// Matching an instruction to the table: find the rows with the longest key
+// that prefixes its dotted words, then check modifiers (group membership,
+// counts, rules, versions) and operands (count and kind) against each row.
+// When several rows share a key the instruction needs to fit one of them;
+// if it fits none, the errors of the closest row are reported.
+#include "isa/detail/check_instruction.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace ptxsim::isa::detail {
+namespace {
+
+using namespace parser;
+
+struct problem {
+    pos_t pos;
+    std::string message;
+};
+
+std::string version_text(uint32_t v) { return fmt::format("{}.{}", v / 10, v % 10); }
+
+std::string choices(const group_spec& g) {
+    std::string out;
+    for (size_t i = 0; i < g.mods.size(); ++i) {
+        if (i == 8) return out + ", ...";
+        out += fmt::format("{}.{}", i ? ", " : "", g.mods[i].text);
+    }
+    return out;
+}
+
+const char* class_text(operand_class c) {
+    switch (c) {
+    case operand_class::dest: return "a destination register";
+    case operand_class::source: return "a register or constant";
+    case operand_class::memory: return "a memory operand [...]";
+    case operand_class::label: return "a label or symbol name";
+    case operand_class::immediate: return "a constant";
+    case operand_class::list: return "a parenthesised list (...)";
+    case operand_class::any: return "an operand";
+    }
+    return "an operand";
+}
+
+bool fits(operand_class c, const operand& op) {
+    switch (c) {
+    case operand_class::any: return true;
+    case operand_class::dest:
+        return (op.kind == operand_kind::name && !(op.flags & op_negated)) || op.kind == operand_kind::vector ||
+               op.kind == operand_kind::pipe || op.kind == operand_kind::sink;
+    case operand_class::source:
+        return op.kind == operand_kind::name || op.kind == operand_kind::integer || op.kind == operand_kind::f32 ||
+               op.kind == operand_kind::f64 || op.kind == operand_kind::vector || op.kind == operand_kind::sink;
+    case operand_class::memory: return op.kind == operand_kind::address;
+    case operand_class::label: return op.kind == operand_kind::name;
+    case operand_class::immediate:
+        return op.kind == operand_kind::integer || op.kind == operand_kind::f32 || op.kind == operand_kind::f64;
+    case operand_class::list: return op.kind == operand_kind::list;
+    }
+    return false;
+}
+
+class row_checker {
+public:
+    row_checker(const module& m, const module_facts& f, const instruction& ins, const op_info& row,
+                std::span<const std::string_view> words, std::span<const pos_t> word_pos, std::string_view name)
+        : m_(m), f_(f), ins_(ins), row_(row), words_(words), word_pos_(word_pos), name_(name) {}
+
+    std::vector<problem> run() {
+        requirements(row_.min_ptx, row_.target, word_pos_[0], name_);
+        modifiers();
+        operands();
+        return std::move(problems_);
+    }
+
+private:
+    void add(pos_t p, std::string msg) { problems_.push_back({p, std::move(msg)}); }
+
+    void requirements(uint32_t min_ptx, const target_req& target, pos_t p, std::string_view what) {
+        if (f_.ptx_version && min_ptx > f_.ptx_version)
+            add(p, fmt::format("'{}' needs PTX ISA {} or later, but the file declares .version {}", what,
+                               version_text(min_ptx), version_text(f_.ptx_version)));
+        if (!f_.target.empty() && !target.satisfied_by(f_.target))
+            add(p, fmt::format("'{}' needs target {}{}, but the file targets {}", what, target.text,
+                               target.exact.empty() ? " or newer" : "", f_.target));
+    }
+
+    void modifiers() {
+        std::array<uint32_t, 64> counts{};
+        std::array<std::string_view, 64> first{};
+        size_t first_mod = row_.key_words.size();
+        for (size_t i = first_mod; i < words_.size(); ++i) {
+            std::string_view w = words_[i];
+            int found = -1;
+            const modifier_spec* spec = nullptr;
+            for (size_t g = 0; g < row_.groups.size() && g < counts.size(); ++g) {
+                for (const auto& mod : row_.groups[g].mods) {
+                    if (!mod.matches(w)) continue;
+                    if (found < 0 || (counts[found] >= row_.groups[found].max && counts[g] < row_.groups[g].max)) {
+                        found = static_cast<int>(g);
+                        spec = &mod;
+                    }
+                    break;
+                }
+            }
+            if (found < 0) {
+                add(word_pos_[i], fmt::format("'.{}' is not a modifier of '{}'", w, row_.key));
+                continue;
+            }
+            if (counts[found]++ == 0) first[found] = w;
+            if (counts[found] > row_.groups[found].max) {
+                const auto& g = row_.groups[found];
+                if (g.max == 1)
+                    add(word_pos_[i], fmt::format("'.{}' cannot be combined with '.{}' on '{}' (one of: {})", w,
+                                                  first[found], row_.key, choices(g)));
+                else
+                    add(word_pos_[i], fmt::format("'{}' takes at most {} modifiers from {}", row_.key, g.max, choices(g)));
+            }
+            if (spec->min_ptx || spec->target.min_sm || !spec->target.exact.empty())
+                requirements(spec->min_ptx, spec->target, word_pos_[i], fmt::format("{}.{}", row_.key, w));
+        }
+        for (size_t g = 0; g < row_.groups.size() && g < counts.size(); ++g) {
+            const auto& grp = row_.groups[g];
+            if (counts[g] >= grp.min) continue;
+            if (grp.min == 1)
+                add(word_pos_[0], fmt::format("'{}' needs one of {}", row_.key, choices(grp)));
+            else
+                add(word_pos_[0], fmt::format("'{}' needs {} modifiers from {}", row_.key, grp.min, choices(grp)));
+        }
+        for (const auto& rule : row_.rules) {
+            bool has_when = false, has_need = false;
+            for (size_t i = first_mod; i < words_.size(); ++i) {
+                if (words_[i] == rule.when) has_when = true;
+                for (const auto& n : rule.needs)
+                    if (words_[i] == n) has_need = true;
+            }
+            if (has_when && !has_need) {
+                std::string needs;
+                for (size_t k = 0; k < rule.needs.size(); ++k) needs += fmt::format("{}.{}", k ? ", " : "", rule.needs[k]);
+                add(word_pos_[0], fmt::format("'.{}' on '{}' is only allowed with one of {}", rule.when, row_.key, needs));
+            }
+        }
+    }
+
+    void operands() {
+        const auto& ops = ins_.operands;
+        const operand_shape* count_match = nullptr;
+        for (const auto& shape : row_.shapes) {
+            bool count_ok = ops.size() >= shape.required && (shape.variadic || ops.size() <= shape.classes.size());
+            if (!count_ok) continue;
+            if (!count_match) count_match = &shape;
+            bool kinds_ok = true;
+            for (uint32_t i = 0; i < ops.size() && kinds_ok; ++i) {
+                operand_class c = i < shape.classes.size() ? shape.classes[i] : shape.classes.back();
+                kinds_ok = fits(c, ops[i]);
+            }
+            if (kinds_ok) return;
+        }
+        if (!count_match) {
+            std::string counts;
+            for (size_t i = 0; i < row_.shapes.size(); ++i) {
+                const auto& s = row_.shapes[i];
+                std::string c = s.variadic ? fmt::format("{} or more", s.required)
+                                : s.required == s.classes.size()
+                                    ? fmt::format("{}", s.required)
+                                    : fmt::format("{} to {}", s.required, s.classes.size());
+                if (counts.find(c) != std::string::npos) continue;
+                counts += (counts.empty() ? "" : " or ") + c;
+            }
+            add(ins_.pos, fmt::format("'{}' takes {} operand{}, found {}", name_, counts,
+                                      counts == "1" ? "" : "s", ops.size()));
+            return;
+        }
+        for (uint32_t i = 0; i < ops.size(); ++i) {
+            operand_class c = i < count_match->classes.size() ? count_match->classes[i] : count_match->classes.back();
+            if (!fits(c, ops[i])) {
+                add(ops[i].pos, fmt::format("operand {} of '{}' must be {}", i + 1, name_, class_text(c)));
+                return;
+            }
+        }
+    }
+
+    const module& m_;
+    const module_facts& f_;
+    const instruction& ins_;
+    const op_info& row_;
+    std::span<const std::string_view> words_;
+    std::span<const pos_t> word_pos_;
+    std::string_view name_;
+    std::vector<problem> problems_;
+};
+
+} // namespace
+
+const op_info* check_instruction(const module& m, const module_facts& facts, const instruction& ins, diagnostics& d) {
+    std::array<std::string_view, 40> words;
+    std::array<pos_t, 40> word_pos;
+    size_t n = 0;
+    // Positions: the dotted text ends at opcode_end; walk back over the words.
+    size_t text_len = m.str(ins.opcode).size();
+    for (symbol s : ins.modifiers) text_len += 1 + m.str(s).size();
+    pos_t p = ins.opcode_end - static_cast<pos_t>(text_len);
+    words[n] = m.str(ins.opcode);
+    word_pos[n++] = p;
+    p += static_cast<pos_t>(words[0].size());
+    for (symbol s : ins.modifiers) {
+        if (n == words.size()) break;
+        words[n] = m.str(s);
+        word_pos[n++] = p + 1; // at the modifier's dot
+        p += 1 + static_cast<pos_t>(words[n - 1].size());
+    }
+    for (size_t i = 1; i < n; ++i) --word_pos[i]; // point at the '.'
+    std::span<const std::string_view> ws(words.data(), n);
+
+    auto cands = op_table::get().candidates(words[0]);
+    size_t best_len = 0;
+    for (const op_info* row : cands) {
+        const auto& kw = row->key_words;
+        if (kw.size() > n) continue;
+        bool prefix = true;
+        for (size_t i = 1; i < kw.size() && prefix; ++i) prefix = kw[i] == words[i];
+        if (prefix) {
+            best_len = kw.size();
+            break; // candidates are sorted longest first
+        }
+    }
+    if (best_len == 0) {
+        std::string dotted(words[0]);
+        if (cands.empty()) {
+            d.error(*m.source, word_pos[0], fmt::format("unknown instruction '{}'", dotted));
+        } else {
+            for (size_t i = 1; i < n && i < 3; ++i) dotted += fmt::format(".{}", words[i]);
+            d.error(*m.source, word_pos[0], fmt::format("unknown instruction '{}'", dotted));
+        }
+        return nullptr;
+    }
+    std::string key;
+    for (size_t i = 0; i < best_len; ++i) key += (i ? "." : "") + std::string(words[i]);
+
+    std::vector<problem> best;
+    const op_info* best_row = nullptr;
+    for (const op_info* row : cands) {
+        if (row->key_words.size() != best_len || row->key != key) continue;
+        auto probs = row_checker(m, facts, ins, *row, ws, std::span<const pos_t>(word_pos.data(), n), key).run();
+        if (probs.empty()) return row;
+        if (!best_row || probs.size() < best.size()) {
+            best = std::move(probs);
+            best_row = row;
+        }
+    }
+    for (auto& pr : best) d.error(*m.source, pr.pos, std::move(pr.message));
+    return nullptr;
+}
+
+} // namespace ptxsim::isa::detail

@@ -1,0 +1,221 @@
+// Module-level validation: .version/.target, declarations and their scopes,
+// labels, and every instruction against the table (check_instruction.cpp).
+// Names are resolved the way ptxas scopes them: module symbols, then the
+// function's parameters and labels (labels are function-wide), then each
+// enclosing { } block. A declaration is visible in its whole block, so
+// order inside a block does not matter here (ptxas is as lenient).
+#include "isa/validate.hpp"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "isa/detail/check_instruction.hpp"
+#include "isa/special_registers.hpp"
+
+namespace ptxsim::isa {
+namespace {
+
+using namespace parser;
+
+// Lowest PTX ISA version (x10) that knows each target.
+uint32_t min_version_for(uint32_t sm, const std::string& suffix) {
+    struct entry { uint32_t sm; uint32_t ptx; uint32_t ptx_a; };
+    static constexpr entry table[] = {
+        {20, 10, 0},  {30, 31, 0},  {32, 40, 0},  {35, 31, 0},  {37, 41, 0},  {50, 40, 0},  {52, 41, 0},
+        {53, 42, 0},  {60, 50, 0},  {61, 50, 0},  {62, 50, 0},  {70, 60, 0},  {72, 61, 0},  {75, 63, 0},
+        {80, 70, 0},  {86, 71, 0},  {87, 74, 0},  {88, 90, 0},  {89, 78, 0},  {90, 78, 80}, {100, 86, 86},
+        {101, 86, 86}, {103, 88, 88}, {110, 90, 90}, {120, 87, 87}, {121, 88, 88},
+    };
+    for (const auto& e : table)
+        if (e.sm == sm) return suffix.empty() ? e.ptx : std::max(e.ptx, e.ptx_a ? e.ptx_a : e.ptx);
+    return 0;
+}
+
+struct scope {
+    std::unordered_set<symbol> names;
+    std::unordered_map<std::string_view, uint32_t> ranges; // %r<100>: "%r" -> 100
+};
+
+class validator {
+public:
+    validator(const module& m, diagnostics& d) : m_(m), d_(d) {}
+
+    void run() {
+        module_header();
+        scope globals;
+        for (const auto& item : m_.items) {
+            if (auto f = std::get_if<const function*>(&item.node)) {
+                declare(globals, (*f)->name, (*f)->pos, /*allow_redeclare=*/true);
+                if ((*f)->has_body) {
+                    auto [it, fresh] = bodies_.emplace((*f)->name, (*f)->pos);
+                    if (!fresh) error((*f)->pos, fmt::format("function '{}' is defined twice", m_.str((*f)->name)));
+                }
+            } else if (auto v = std::get_if<const var_decl*>(&item.node)) {
+                declare_var(globals, **v, /*allow_redeclare=*/(*v)->link == linkage::extern_ || (*v)->link == linkage::weak ||
+                                             (*v)->link == linkage::common);
+            } else if (auto a = std::get_if<alias_directive>(&item.node)) {
+                declare(globals, a->alias, a->pos, true);
+            }
+        }
+        scopes_.push_back(&globals);
+        for (const auto& item : m_.items)
+            if (auto f = std::get_if<const function*>(&item.node)) function_body(**f);
+    }
+
+private:
+    void error(pos_t p, std::string msg) { d_.error(*m_.source, p, std::move(msg)); }
+
+    void module_header() {
+        if (!m_.has_version) {
+            error(first_pos(), "missing .version directive (for example .version 9.0) at the start of the module");
+        } else {
+            facts_.ptx_version = m_.version.as_int();
+            if (m_.version.minor > 9)
+                error(m_.version_pos, fmt::format("invalid PTX ISA version {}.{}", m_.version.major, m_.version.minor));
+            else if (facts_.ptx_version > newest_ptx_version)
+                d_.report(severity::warning, *m_.source, m_.version_pos,
+                          fmt::format("PTX ISA {}.{} is newer than the 9.0 that ptxsim knows; checking as 9.0",
+                                      m_.version.major, m_.version.minor));
+        }
+        if (m_.target.empty()) {
+            error(first_pos(), "missing .target directive (for example .target sm_90a)");
+            return;
+        }
+        for (symbol t : m_.target) {
+            std::string_view name = m_.str(t);
+            uint32_t sm;
+            std::string suffix;
+            if (parse_target_name(name, sm, suffix)) {
+                if (!facts_.target.empty()) {
+                    error(m_.target_pos, fmt::format(".target names two architectures: {} and {}", facts_.target, name));
+                    continue;
+                }
+                uint32_t need = min_version_for(sm, suffix);
+                if (need == 0) {
+                    error(m_.target_pos, fmt::format("unknown target architecture '{}'", name));
+                    continue;
+                }
+                facts_.target = std::string(name);
+                if (facts_.ptx_version && need > facts_.ptx_version)
+                    error(m_.target_pos, fmt::format("target {} needs PTX ISA {}.{} or later, but the file declares .version {}.{}",
+                                                     name, need / 10, need % 10, m_.version.major, m_.version.minor));
+            } else if (name != "debug" && name != "texmode_unified" && name != "texmode_independent" &&
+                       name != "map_f64_to_f32") {
+                error(m_.target_pos, fmt::format("unknown target '{}'", name));
+            }
+        }
+    }
+    pos_t first_pos() const { return 0; }
+
+    void declare(scope& s, symbol name, pos_t p, bool allow_redeclare) {
+        if (!s.names.insert(name).second && !allow_redeclare)
+            error(p, fmt::format("'{}' is already declared in this scope", m_.str(name)));
+    }
+    void declare_var(scope& s, const var_decl& v, bool allow_redeclare) {
+        if (v.is_range) {
+            auto [it, fresh] = s.ranges.emplace(m_.str(v.name), v.range);
+            if (!fresh) it->second = std::max(it->second, v.range);
+        } else if (m_.str(v.name) != "_") {
+            declare(s, v.name, v.pos, allow_redeclare);
+        }
+    }
+
+    bool defined(symbol name) {
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+            if ((*it)->names.count(name)) return true;
+        std::string_view text = m_.str(name);
+        size_t dot = text.find('.');
+        std::string_view base = text.substr(0, dot);
+        if (is_predefined(base)) return true;
+        if (dot != std::string_view::npos) { // %r1.x is not a thing; only special registers have components
+            symbol b = m_.symbols.find(base);
+            return b != no_symbol && defined(b);
+        }
+        size_t d = base.size();
+        while (d > 0 && base[d - 1] >= '0' && base[d - 1] <= '9') --d;
+        if (d == base.size() || d == 0) return false;
+        std::string_view prefix = base.substr(0, d), digits = base.substr(d);
+        if (digits.size() > 1 && digits[0] == '0') return false; // %r01 is not in %r<100>
+        uint64_t n = 0;
+        for (char c : digits) n = n * 10 + static_cast<uint64_t>(c - '0');
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+            auto r = (*it)->ranges.find(prefix);
+            if (r != (*it)->ranges.end() && n < r->second) return true;
+        }
+        return false;
+    }
+
+    void use(const operand& op) {
+        switch (op.kind) {
+        case operand_kind::name:
+        case operand_kind::address:
+            if (op.name != no_symbol && !defined(op.name))
+                error(op.pos + (op.kind == operand_kind::address ? 1 : 0) + ((op.flags & op_negated) ? 1 : 0),
+                      fmt::format("'{}' is not declared", m_.str(op.name)));
+            break;
+        default: break;
+        }
+        for (const auto& e : op.elems) use(e);
+    }
+
+    // Labels are visible in their whole block and the blocks inside it; the
+    // same label may appear in sibling blocks (inlined asm does this).
+    void collect_labels(list<statement> body, scope& s) {
+        for (const auto& st : body) {
+            if (auto l = std::get_if<label_stmt>(&st.node)) {
+                declare(s, l->name, l->pos, false);
+            } else if (auto p = std::get_if<const prototype_decl*>(&st.node)) {
+                declare(s, (*p)->label, (*p)->pos, false);
+            } else if (auto t = std::get_if<const targets_decl*>(&st.node)) {
+                declare(s, (*t)->label, (*t)->pos, false);
+            }
+        }
+    }
+
+    void function_body(const function& f) {
+        scope params;
+        for (const auto& p : f.ret) declare_var(params, p, false);
+        for (const auto& p : f.params) declare_var(params, p, false);
+        if (f.is_entry && !f.ret.empty()) error(f.pos, "an .entry has no return parameters");
+        scopes_.push_back(&params);
+        block(f.body);
+        scopes_.pop_back();
+    }
+
+    void block(list<statement> body) {
+        scope local;
+        for (const auto& st : body)
+            if (auto d = std::get_if<decl_stmt>(&st.node)) declare_var(local, *d->decl, false);
+        collect_labels(body, local);
+        scopes_.push_back(&local);
+        for (const auto& st : body) {
+            if (auto ins = std::get_if<instruction>(&st.node)) {
+                if (ins->guard != no_symbol && !defined(ins->guard))
+                    error(ins->pos + 1 + (ins->guard_negated ? 1 : 0),
+                          fmt::format("'{}' is not declared", m_.str(ins->guard)));
+                detail::check_instruction(m_, facts_, *ins, d_);
+                for (const auto& op : ins->operands) use(op);
+            } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
+                block((*b)->body);
+            } else if (auto t = std::get_if<const targets_decl*>(&st.node)) {
+                for (symbol target : (*t)->targets)
+                    if (!defined(target)) error((*t)->pos, fmt::format("'{}' is not declared", m_.str(target)));
+            }
+        }
+        scopes_.pop_back();
+    }
+
+    const module& m_;
+    diagnostics& d_;
+    detail::module_facts facts_;
+    std::vector<scope*> scopes_;
+    std::unordered_map<symbol, pos_t> bodies_;
+};
+
+} // namespace
+
+void validate(const module& m, diagnostics& d) { validator(m, d).run(); }
+
+} // namespace ptxsim::isa

@@ -1,0 +1,71 @@
+#include "parser/ast.hpp"
+
+#include <array>
+#include <utility>
+
+namespace ptxsim::parser {
+
+namespace {
+struct type_name {
+    data_type type;
+    std::string_view name;
+    uint32_t size;
+};
+constexpr std::array<type_name, 28> type_names{{
+    {data_type::b8, "b8", 1},       {data_type::b16, "b16", 2},       {data_type::b32, "b32", 4},
+    {data_type::b64, "b64", 8},     {data_type::b128, "b128", 16},    {data_type::u8, "u8", 1},
+    {data_type::u16, "u16", 2},     {data_type::u32, "u32", 4},       {data_type::u64, "u64", 8},
+    {data_type::s8, "s8", 1},       {data_type::s16, "s16", 2},       {data_type::s32, "s32", 4},
+    {data_type::s64, "s64", 8},     {data_type::f16, "f16", 2},       {data_type::f16x2, "f16x2", 4},
+    {data_type::bf16, "bf16", 2},   {data_type::bf16x2, "bf16x2", 4}, {data_type::tf32, "tf32", 4},
+    {data_type::f32, "f32", 4},     {data_type::f64, "f64", 8},       {data_type::pred, "pred", 1},
+    {data_type::e4m3, "e4m3", 1},   {data_type::e5m2, "e5m2", 1},     {data_type::e4m3x2, "e4m3x2", 2},
+    {data_type::e5m2x2, "e5m2x2", 2}, {data_type::texref, "texref", 0},
+    {data_type::samplerref, "samplerref", 0}, {data_type::surfref, "surfref", 0},
+}};
+} // namespace
+
+std::string_view to_string(data_type t) {
+    for (const auto& n : type_names)
+        if (n.type == t) return n.name;
+    return "";
+}
+
+data_type data_type_from(std::string_view s) {
+    for (const auto& n : type_names)
+        if (n.name == s) return n.type;
+    return data_type::none;
+}
+
+uint32_t size_of(data_type t) {
+    for (const auto& n : type_names)
+        if (n.type == t) return n.size;
+    return 0;
+}
+
+std::string_view to_string(state_space s) {
+    switch (s) {
+    case state_space::reg: return "reg";
+    case state_space::sreg: return "sreg";
+    case state_space::const_: return "const";
+    case state_space::global: return "global";
+    case state_space::local: return "local";
+    case state_space::param: return "param";
+    case state_space::shared: return "shared";
+    case state_space::tex: return "tex";
+    }
+    return "";
+}
+
+std::string_view to_string(linkage l) {
+    switch (l) {
+    case linkage::none: return "";
+    case linkage::visible: return "visible";
+    case linkage::extern_: return "extern";
+    case linkage::weak: return "weak";
+    case linkage::common: return "common";
+    }
+    return "";
+}
+
+} // namespace ptxsim::parser

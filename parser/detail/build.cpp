@@ -1,0 +1,322 @@
+#include "parser/detail/build.hpp"
+
+#include <array>
+#include <bit>
+#include <fmt/format.h>
+
+namespace ptxsim::parser::detail {
+
+operand builder::make_operand(const raw_operand& raw) {
+    operand op;
+    op.kind = raw.kind;
+    op.flags = raw.flags & ~raw_bad_number;
+    op.name = raw.name.empty() ? no_symbol : intern(raw.name);
+    op.value = raw.value;
+    op.pos = pos(raw.pos);
+    if (raw.flags & raw_bad_number)
+        error(raw.pos, raw.kind == operand_kind::f64 || raw.kind == operand_kind::f32
+                           ? "invalid floating-point literal"
+                           : "integer literal does not fit in 64 bits");
+    if (!raw.elems.empty()) {
+        std::vector<operand> elems;
+        elems.reserve(raw.elems.size());
+        for (const auto& e : raw.elems) elems.push_back(make_operand(e));
+        op.elems = m_.nodes.copy(elems);
+    }
+    return op;
+}
+
+instruction builder::make_instruction(const raw_instruction& raw) {
+    instruction ins;
+    ins.pos = pos(raw.pos);
+    if (!raw.guard.empty()) ins.guard = intern(raw.guard);
+    ins.guard_negated = raw.guard_negated;
+    // Split "ld.global.nc.v4.u32" into the opcode word and its modifiers.
+    std::string_view text = raw.opcode;
+    size_t dot = text.find('.');
+    ins.opcode = intern(text.substr(0, dot));
+    std::array<symbol, 32> mods;
+    size_t n = 0;
+    while (dot != std::string_view::npos) {
+        size_t next = text.find('.', dot + 1);
+        std::string_view word = text.substr(dot + 1, next == std::string_view::npos ? next : next - dot - 1);
+        if (n == mods.size()) {
+            error(raw.opcode_pos, "too many modifiers on one instruction");
+            break;
+        }
+        mods[n++] = intern(word);
+        dot = next;
+    }
+    ins.modifiers = m_.nodes.copy(std::span<const symbol>(mods.data(), n));
+    ins.opcode_end = pos(raw.opcode_pos) + static_cast<pos_t>(raw.opcode.size());
+    if (raw.operands.size() <= 8) {
+        std::array<operand, 8> ops;
+        for (size_t i = 0; i < raw.operands.size(); ++i) ops[i] = make_operand(raw.operands[i]);
+        ins.operands = m_.nodes.copy(std::span<const operand>(ops.data(), raw.operands.size()));
+    } else {
+        std::vector<operand> ops;
+        ops.reserve(raw.operands.size());
+        for (const auto& o : raw.operands) ops.push_back(make_operand(o));
+        ins.operands = m_.nodes.copy(ops);
+    }
+    return ins;
+}
+
+init_item builder::make_init_item(const raw_init& raw) {
+    init_item it;
+    it.kind = raw.kind;
+    it.value = raw.value;
+    if (!raw.sym.empty()) it.sym = intern(raw.sym);
+    if (!raw.sym2.empty()) it.sym2 = intern(raw.sym2);
+    if (raw.flags & raw_bad_number)
+        error(raw.pos, raw.kind == init_kind::integer ? "integer literal does not fit in 64 bits"
+                                                      : "invalid floating-point literal");
+    if (!raw.elems.empty()) {
+        std::vector<init_item> elems;
+        elems.reserve(raw.elems.size());
+        for (const auto& e : raw.elems) elems.push_back(make_init_item(e));
+        it.elems = m_.nodes.copy(elems);
+    }
+    return it;
+}
+
+initializer builder::make_initializer(const std::vector<raw_init>& items, bool braced, const char* where) {
+    (void)where;
+    initializer init;
+    init.present = true;
+    init.braced = braced;
+    bool all_ints = true;
+    for (const auto& i : items)
+        if (i.kind != init_kind::integer) all_ints = false;
+    if (all_ints) {
+        std::vector<int64_t> values;
+        values.reserve(items.size());
+        for (const auto& i : items) {
+            if (i.flags & raw_bad_number) error(i.pos, "integer literal does not fit in 64 bits");
+            values.push_back(i.value);
+        }
+        init.ints = m_.nodes.copy(values);
+    } else {
+        std::vector<init_item> out;
+        out.reserve(items.size());
+        for (const auto& i : items) out.push_back(make_init_item(i));
+        init.items = m_.nodes.copy(out);
+    }
+    return init;
+}
+
+namespace {
+bool parse_space(std::string_view w, state_space& s, std::string_view& suffix) {
+    std::string_view base = w.substr(0, w.find("::"));
+    suffix = base.size() < w.size() ? w.substr(base.size() + 2) : std::string_view{};
+    static constexpr std::array<std::pair<std::string_view, state_space>, 8> spaces{{
+        {"reg", state_space::reg}, {"sreg", state_space::sreg}, {"const", state_space::const_},
+        {"global", state_space::global}, {"local", state_space::local}, {"param", state_space::param},
+        {"shared", state_space::shared}, {"tex", state_space::tex},
+    }};
+    for (auto [name, space] : spaces)
+        if (base == name) {
+            s = space;
+            return true;
+        }
+    return false;
+}
+
+bool parse_linkage(std::string_view w, linkage& l) {
+    if (w == "visible") l = linkage::visible;
+    else if (w == "extern") l = linkage::extern_;
+    else if (w == "weak") l = linkage::weak;
+    else if (w == "common") l = linkage::common;
+    else return false;
+    return true;
+}
+} // namespace
+
+void builder::make_decls(const raw_decl& raw, std::vector<var_decl>& out) {
+    var_decl head;
+    head.pos = pos(raw.pos);
+    bool have_space = false, have_link = false;
+    std::vector<symbol> attrs;
+    for (const auto& w : raw.head) {
+        state_space space;
+        std::string_view suffix;
+        linkage link;
+        data_type type = data_type_from(w.word);
+        if (w.word == "align") {
+            uint64_t a = w.int_value;
+            if (a == 0 || !std::has_single_bit(a) || a > (1u << 30)) {
+                error(w.pos, fmt::format("alignment must be a power of two, not {}", a));
+                a = 1;
+            }
+            (head.is_ptr ? head.ptr_align : head.align) = static_cast<uint32_t>(a);
+        } else if (w.word == "attribute") {
+            attrs.push_back(intern(w.paren));
+        } else if (w.word == "ptr") {
+            head.is_ptr = true;
+        } else if (parse_space(w.word, space, suffix)) {
+            if (head.is_ptr && !head.ptr_has_space) {
+                head.ptr_space = space;
+                head.ptr_has_space = true;
+            } else if (have_space) {
+                error(w.pos, fmt::format("a declaration has one state space; '.{}' is a second", w.word));
+            } else {
+                head.space = space;
+                head.space_suffix = suffix.empty() ? no_symbol : intern(suffix);
+                have_space = true;
+            }
+        } else if (parse_linkage(w.word, link)) {
+            if (have_link) error(w.pos, fmt::format("a declaration has one linkage; '.{}' is a second", w.word));
+            head.link = link;
+            have_link = true;
+        } else if (w.word == "v2" || w.word == "v4" || w.word == "v8") {
+            head.vec = static_cast<uint8_t>(w.word[1] - '0');
+        } else if (type != data_type::none) {
+            if (head.type != data_type::none)
+                error(w.pos, fmt::format("a declaration has one type; '.{}' is a second", w.word));
+            head.type = type;
+        } else {
+            error(w.pos, fmt::format("unknown declaration qualifier '.{}'", w.word));
+        }
+    }
+    if (!have_space) error(raw.pos, "declaration needs a state space (.reg, .shared, .global, ...)");
+    if (head.type == data_type::none) error(raw.pos, "declaration needs a type (.b32, .f32, .pred, ...)");
+    head.attributes = m_.nodes.copy(attrs);
+    for (const auto& d : raw.names) {
+        var_decl v = head;
+        v.pos = out.empty() ? head.pos : pos(d.pos);
+        v.name = intern(d.name);
+        v.is_range = d.is_range;
+        v.range = static_cast<uint32_t>(d.range);
+        if (d.is_range && (d.range == 0 || d.range > (1u << 24)))
+            error(d.pos, fmt::format("register range <{}> must be between 1 and {}", d.range, 1u << 24));
+        if (!d.dims.empty()) {
+            std::vector<uint64_t> dims;
+            for (size_t i = 0; i < d.dims.size(); ++i) {
+                if (!d.dims[i].sized && i != 0) error(d.dims[i].pos, "only the first array dimension may be left empty");
+                dims.push_back(d.dims[i].sized ? d.dims[i].size : 0);
+            }
+            v.dims = m_.nodes.copy(dims);
+        }
+        if (d.has_init) v.init = make_initializer(d.init, d.braced, d.init_pos);
+        out.push_back(v);
+    }
+}
+
+var_decl builder::make_param(const raw_decl& raw) {
+    std::vector<var_decl> one;
+    make_decls(raw, one);
+    return one.empty() ? var_decl{} : one.front();
+}
+
+list<var_decl> builder::make_params(const std::vector<raw_decl>& raw) {
+    std::vector<var_decl> out;
+    out.reserve(raw.size());
+    for (const auto& r : raw) out.push_back(make_param(r));
+    return m_.nodes.copy(out);
+}
+
+function builder::make_function_head(const raw_function_head& raw) {
+    function f;
+    f.pos = pos(raw.pos);
+    bool kind_seen = false;
+    std::vector<symbol> attrs;
+    for (const auto& w : raw.words) {
+        linkage link;
+        if (w.word == "entry" || w.word == "func") {
+            if (kind_seen) error(w.pos, "a function is either .entry or .func, once");
+            f.is_entry = w.word == "entry";
+            kind_seen = true;
+        } else if (parse_linkage(w.word, link)) {
+            f.link = link;
+        } else if (w.word == "attribute") {
+            attrs.push_back(intern(w.paren));
+        } else {
+            error(w.pos, fmt::format("unknown function qualifier '.{}'", w.word));
+        }
+    }
+    if (raw.has_ret && f.is_entry) error(raw.name_pos, "an .entry has no return parameters");
+    f.attributes = m_.nodes.copy(attrs);
+    f.name = intern(raw.name);
+    f.has_ret = raw.has_ret;
+    f.ret = make_params(raw.ret);
+    f.has_params = raw.has_params;
+    f.params = make_params(raw.params);
+    std::vector<perf_directive> perf;
+    for (const auto& p : raw.perf) {
+        perf_directive pd;
+        pd.pos = pos(p.pos);
+        pd.name = intern(p.name);
+        pd.values = m_.nodes.copy(p.values);
+        pd.strings = intern_all(p.strings);
+        perf.push_back(pd);
+    }
+    f.directives = m_.nodes.copy(perf);
+    return f;
+}
+
+prototype_decl builder::make_prototype(const raw_prototype& raw, symbol label, pos_t label_pos) {
+    prototype_decl p;
+    p.pos = label_pos;
+    p.label = label;
+    p.has_return = raw.has_ret;
+    p.ret = make_params(raw.ret);
+    p.params = make_params(raw.params);
+    p.noreturn = raw.noreturn;
+    return p;
+}
+
+loc_directive builder::make_loc(const raw_loc& raw) {
+    loc_directive l;
+    l.pos = pos(raw.pos);
+    l.file = static_cast<uint32_t>(raw.file);
+    l.line = static_cast<uint32_t>(raw.line);
+    l.col = static_cast<uint32_t>(raw.col);
+    l.has_function = raw.has_function;
+    if (raw.has_function) l.function_name = intern(raw.function_name);
+    l.function_offset = raw.function_offset;
+    l.has_inlined_at = raw.has_inlined_at;
+    l.inlined_file = static_cast<uint32_t>(raw.ifile);
+    l.inlined_line = static_cast<uint32_t>(raw.iline);
+    l.inlined_col = static_cast<uint32_t>(raw.icol);
+    return l;
+}
+
+file_directive builder::make_file(const raw_file& raw) {
+    file_directive f;
+    f.pos = pos(raw.pos);
+    f.index = static_cast<uint32_t>(raw.index);
+    f.path = intern(raw.path);
+    f.has_stamp = raw.has_stamp;
+    f.timestamp = raw.timestamp;
+    f.size = raw.size;
+    return f;
+}
+
+section_entry builder::make_section_entry(const raw_section_entry& raw) {
+    section_entry e;
+    e.pos = pos(raw.pos);
+    if (!raw.label.empty()) {
+        e.label = intern(raw.label);
+        return e;
+    }
+    e.type = data_type_from(raw.type);
+    if (e.type == data_type::none) error(raw.pos, fmt::format("unknown data directive '.{}' in section", raw.type));
+    e.values = make_initializer(raw.values, false, raw.pos);
+    return e;
+}
+
+pragma_directive builder::make_pragma(const char* p, const std::vector<std::string_view>& strings) {
+    pragma_directive d;
+    d.pos = pos(p);
+    d.strings = intern_all(strings);
+    return d;
+}
+
+list<symbol> builder::intern_all(const std::vector<std::string_view>& names) {
+    std::vector<symbol> out;
+    out.reserve(names.size());
+    for (auto n : names) out.push_back(intern(n));
+    return m_.nodes.copy(out);
+}
+
+} // namespace ptxsim::parser::detail

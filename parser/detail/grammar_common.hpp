@@ -1,0 +1,77 @@
+#pragma once
+// X3 building blocks shared by the grammar translation units: the skipper,
+// identifiers, literals and position capture. Included only by grammar_*.cpp.
+#include <boost/spirit/home/x3.hpp>
+
+#include "parser/detail/grammar.hpp"
+
+namespace ptxsim::parser::detail::g {
+
+namespace x3 = boost::spirit::x3;
+using x3::char_;
+using x3::lexeme;
+using x3::lit;
+using x3::raw;
+
+// Whitespace, // line comments and /* block comments */.
+const auto skipper = x3::space | lexeme["//" >> *(char_ - x3::eol)] | lexeme["/*" >> *(char_ - "*/") >> "*/"];
+
+const auto followsym = x3::alnum | char_("_$");
+// PTX identifier: [a-zA-Z]{followsym}* | [_$%]{followsym}+
+const auto identifier = lexeme[(x3::alpha >> *followsym) | (char_("_$%") >> +followsym)];
+// Operand names may carry a vector component (%tid.x, %ntid.y) or, in video
+// instructions, a byte or half-word selector (%r1.b0, %r2.h1).
+const auto component_name =
+    lexeme[identifier >> -('.' >> ((char_('b') >> char_("0123")) | (char_('h') >> char_("01")) | char_("xyzwrgba")) >>
+                           !followsym)];
+
+inline std::string_view view(const auto& range) {
+    return std::string_view(&*range.begin(), static_cast<size_t>(range.end() - range.begin()));
+}
+
+const auto int_text = lexeme[-char_('-') >>
+                             ((lit('0') >> char_("xX") >> +x3::xdigit) | (lit('0') >> char_("bB") >> +char_("01")) |
+                              +x3::digit) >>
+                             -char_('U') >> !followsym];
+const auto hexfloat_text =
+    lexeme[-char_('-') >> lit('0') >> ((char_("fF") >> x3::repeat(8)[x3::xdigit]) | (char_("dD") >> x3::repeat(16)[x3::xdigit])) >>
+           !followsym];
+const auto decfloat_text =
+    lexeme[-char_('-') >> ((+x3::digit >> '.' >> *x3::digit) | ('.' >> +x3::digit) | &(+x3::digit >> char_("eE"))) >>
+           *x3::digit >> -(char_("eE") >> -char_("+-") >> +x3::digit) >> !followsym];
+
+const auto uint64 = x3::uint_parser<uint64_t>{};
+const auto quoted = lexeme['"' >> raw[*(char_ - '"' - x3::eol)] >> '"'];
+
+// Records the current position (after skipping) into the rule value's `pos`.
+struct position_parser : x3::parser<position_parser> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+    template <class It, class Ctx, class RCtx, class Attr>
+    bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rule_value, Attr&) const {
+        x3::skip_over(first, last, ctx);
+        // X3 hands the enclosing rule's value to parsers as the RContext.
+        if constexpr (!std::is_same_v<std::decay_t<RCtx>, x3::unused_type>) rule_value.pos = first;
+        return true;
+    }
+};
+const position_parser here{};
+
+// Runs `rule` with the skipper and turns a failure (plain or expectation)
+// into a parse_failure with the furthest position seen.
+template <class Rule, class Attr>
+bool run(const char*& it, const char* end, const Rule& rule, Attr& attr, parse_failure& fail, const char* what) {
+    const char* start = it;
+    try {
+        if (x3::phrase_parse(it, end, rule, skipper, attr)) return true;
+        fail.where = it == start ? start : it;
+        fail.expected = what;
+        return false;
+    } catch (const x3::expectation_failure<const char*>& e) {
+        fail.where = e.where();
+        fail.expected = e.which();
+        return false;
+    }
+}
+
+} // namespace ptxsim::parser::detail::g

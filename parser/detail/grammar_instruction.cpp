@@ -1,0 +1,114 @@
+// X3 grammar for instructions and their operands:
+//   [@[!]pred] opcode{.modifier} [operand {, operand}] ;
+// operand: name[+off] | !name | literal | {…} | [addr] | (…) | a|b | _
+#include "parser/detail/grammar_common.hpp"
+
+namespace ptxsim::parser::detail {
+namespace {
+using namespace g;
+
+x3::rule<class operand_tag, raw_operand> const operand = "operand";
+x3::rule<class simple_tag, raw_operand> const simple = "operand";
+x3::rule<class addr_part_tag, raw_operand> const addr_part = "address element";
+x3::rule<class instruction_tag, raw_instruction> const instruction = "instruction";
+
+const auto set_name = [](auto& ctx) {
+    auto& v = x3::_val(ctx);
+    v.kind = operand_kind::name;
+    v.name = view(x3::_attr(ctx));
+};
+const auto set_offset = [](auto& ctx) {
+    auto& v = x3::_val(ctx);
+    bool u;
+    if (!convert_integer(view(x3::_attr(ctx)), v.value, u)) v.flags |= raw_bad_number;
+    v.flags |= op_has_offset;
+};
+const auto negate_offset = [](auto& ctx) {
+    auto& v = x3::_val(ctx);
+    v.value = static_cast<int64_t>(0 - static_cast<uint64_t>(v.value));
+};
+const auto set_int = [](auto& ctx) {
+    auto& v = x3::_val(ctx);
+    v.kind = operand_kind::integer;
+    bool u = false;
+    if (!convert_integer(view(x3::_attr(ctx)), v.value, u)) v.flags |= raw_bad_number;
+    if (u) v.flags |= op_unsigned;
+};
+const auto set_float = [](auto& ctx) {
+    auto& v = x3::_val(ctx);
+    if (!convert_float(view(x3::_attr(ctx)), v.kind, v.value)) {
+        v.kind = operand_kind::f64;
+        v.flags |= raw_bad_number;
+    }
+};
+const auto set_kind = [](operand_kind k) { return [k](auto& ctx) { x3::_val(ctx).kind = k; }; };
+const auto set_negated = [](auto& ctx) { x3::_val(ctx).flags |= op_negated; };
+const auto set_minus = [](auto& ctx) { x3::_val(ctx).flags |= op_minus; };
+const auto push = [](auto& ctx) { x3::_val(ctx).elems.push_back(std::move(x3::_attr(ctx))); };
+const auto set_base = [](auto& ctx) { x3::_val(ctx).name = view(x3::_attr(ctx)); };
+
+// An offset after a name: +4, -4, +-4
+const auto offset = ('+' >> raw[int_text][set_offset]) | ('-' >> raw[int_text][set_offset][negate_offset]);
+
+// The first element of an address: name[+off] or an absolute integer.
+const auto address_base = (raw[component_name][set_base] >> -offset) | raw[int_text][set_offset];
+
+const auto vector_body = lit('{')[set_kind(operand_kind::vector)] >> -(simple[push] % ',') > '}';
+
+const auto addr_part_def = here >> ((raw[component_name][set_name] >> -offset) | vector_body);
+
+const auto simple_def =
+    here >> (('!' >> raw[component_name][set_name][set_negated])
+             | raw[hexfloat_text][set_float]
+             | raw[decfloat_text][set_float]
+             | raw[int_text][set_int]
+             | ('-' >> raw[component_name][set_name][set_minus])
+             | (lit('_') >> !followsym)[set_kind(operand_kind::sink)]
+             | (raw[component_name][set_name] >> -offset)
+             | vector_body
+             | (lit('[')[set_kind(operand_kind::address)] >> address_base >> *(',' >> addr_part[push]) > ']')
+             | (lit('(')[set_kind(operand_kind::list)] >> -(simple[push] % ',') > ')'));
+
+// a|b pairs (setp/shfl destinations): a two-element pipe operand.
+const auto wrap_first = [](auto& ctx) {
+    auto& v = x3::_val(ctx);
+    v = std::move(x3::_attr(ctx));
+};
+const auto make_pipe = [](auto& ctx) {
+    auto& v = x3::_val(ctx);
+    raw_operand first = std::move(v);
+    v = raw_operand{};
+    v.kind = operand_kind::pipe;
+    v.pos = first.pos;
+    v.elems.push_back(std::move(first));
+    v.elems.push_back(std::move(x3::_attr(ctx)));
+};
+const auto operand_def = simple[wrap_first] >> -('|' >> simple[make_pipe]);
+
+const auto set_guard = [](auto& ctx) { x3::_val(ctx).guard = view(x3::_attr(ctx)); };
+const auto set_guard_neg = [](auto& ctx) { x3::_val(ctx).guard_negated = true; };
+const auto set_opcode = [](auto& ctx) {
+    auto& v = x3::_val(ctx);
+    v.opcode = view(x3::_attr(ctx));
+    v.opcode_pos = &*x3::_attr(ctx).begin();
+};
+const auto push_operand = [](auto& ctx) { x3::_val(ctx).operands.push_back(std::move(x3::_attr(ctx))); };
+
+const auto modifier_word = +(x3::alnum | char_('_') | lit("::"));
+const auto opcode_text = lexeme[x3::alpha >> *(x3::alnum | char_('_')) >> *('.' >> modifier_word)];
+
+const auto instruction_def = here >> -('@' >> -lit('!')[set_guard_neg] >> raw[identifier][set_guard]) >>
+                             raw[opcode_text][set_opcode] >> -(operand[push_operand] % ',') > ';';
+
+BOOST_SPIRIT_DEFINE(operand, simple, addr_part, instruction)
+
+} // namespace
+
+bool parse_instruction(const char*& it, const char* end, raw_instruction& out, parse_failure& fail) {
+    out.guard = {};
+    out.guard_negated = false;
+    out.operands.clear();
+    return g::run(it, end, instruction, out, fail, "instruction");
+}
+
+} // namespace ptxsim::parser::detail

@@ -1,0 +1,432 @@
+// The statement driver. X3 rules (detail/grammar_*.cpp) parse one statement
+// at a time; this loop decides which rule applies from the next token,
+// keeps track of blocks, and recovers after an error at the next ';' or '}'.
+// Recovery is why the top level is a loop and not a single X3 rule.
+#include "parser/parser.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "parser/detail/build.hpp"
+#include "parser/detail/grammar.hpp"
+
+namespace ptxsim::parser {
+namespace {
+
+using namespace detail;
+
+bool is_follow(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%'; }
+
+class driver {
+public:
+    driver(module& m, diagnostics& d)
+        : m_(m), d_(d), b_(m, d), begin_(m.source->text().data()), it_(begin_),
+          end_(begin_ + m.source->text().size()) {}
+
+    void run() {
+        std::vector<toplevel> items;
+        while (true) {
+            skip_ws();
+            if (it_ == end_) break;
+            toplevel_item(items);
+        }
+        m_.items = m_.nodes.copy(items);
+    }
+
+private:
+    // ---------------------------------------------------------------- lexing helpers
+    void skip_ws() { it_ = skip_ws_from(it_); }
+    const char* skip_ws_from(const char* p) const {
+        while (p < end_) {
+            char c = *p;
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+                ++p;
+            } else if (c == '/' && p + 1 < end_ && p[1] == '/') {
+                while (p < end_ && *p != '\n') ++p;
+            } else if (c == '/' && p + 1 < end_ && p[1] == '*') {
+                const char* close = p + 2;
+                while (close + 1 < end_ && !(close[0] == '*' && close[1] == '/')) ++close;
+                if (close + 1 >= end_) return end_; // unterminated comment: reported by the caller at EOF
+                p = close + 2;
+            } else {
+                break;
+            }
+        }
+        return p;
+    }
+    // The word after a '.' at p (p points at '.'): ".reg" -> "reg"
+    std::string_view dot_word(const char* p) const {
+        const char* q = p + 1;
+        while (q < end_ && (is_follow(*q) || *q == ':')) ++q;
+        return std::string_view(p + 1, static_cast<size_t>(q - p - 1));
+    }
+    std::string_view ident_at(const char* p) const {
+        const char* q = p;
+        if (q < end_ && is_ident_start(*q)) ++q;
+        while (q < end_ && is_follow(*q)) ++q;
+        return std::string_view(p, static_cast<size_t>(q - p));
+    }
+
+    void error(const char* p, std::string msg) { d_.error(*m_.source, b_.pos(p), std::move(msg)); }
+
+    void report(const parse_failure& f, std::string_view context) {
+        const char* where = f.where ? f.where : it_;
+        where = skip_ws_from(where);
+        std::string found = where >= end_ ? "end of file" : describe_token(where);
+        error(where, fmt::format("expected {} in {}, found {}", f.expected, context, found));
+    }
+    std::string describe_token(const char* p) const {
+        std::string_view w = ident_at(p);
+        if (*p == '.') return fmt::format("'.{}'", dot_word(p));
+        if (!w.empty()) return fmt::format("'{}'", w);
+        if (*p >= '0' && *p <= '9') {
+            const char* q = p;
+            while (q < end_ && (is_follow(*q) || *q == '.')) ++q;
+            return fmt::format("'{}'", std::string_view(p, static_cast<size_t>(q - p)));
+        }
+        unsigned char c = static_cast<unsigned char>(*p);
+        if (c < 32 || c >= 127) return fmt::format("byte 0x{:02x}", c);
+        return fmt::format("'{}'", *p);
+    }
+
+    // Skips past the next ';', or up to (not past) the next '}' or end of file.
+    void recover() {
+        const char* start = it_;
+        while (it_ < end_) {
+            char c = *it_;
+            if (c == ';') {
+                ++it_;
+                return;
+            }
+            if (c == '}') break;
+            if (c == '"') { // a string may hold ';' or '}'
+                ++it_;
+                while (it_ < end_ && *it_ != '"' && *it_ != '\n') ++it_;
+            }
+            ++it_;
+        }
+        if (it_ == start && it_ < end_ && *it_ == '}' && depth_ == 0) ++it_; // never stall at top level
+    }
+    // Skips a balanced { ... } starting at '{'.
+    void skip_braces() {
+        int depth = 0;
+        while (it_ < end_) {
+            char c = *it_++;
+            if (c == '{') ++depth;
+            else if (c == '}' && --depth == 0) return;
+        }
+    }
+
+    // ---------------------------------------------------------------- module level
+    void toplevel_item(std::vector<toplevel>& items) {
+        const char* start = it_;
+        char c = *it_;
+        if (c == '}') {
+            error(it_, "'}' without a matching '{'");
+            ++it_;
+            return;
+        }
+        if (c != '.') {
+            error(it_, fmt::format("expected a directive (.version, .target, .entry, .func, a variable ...), found {}",
+                                   describe_token(it_)));
+            if (c == '{') skip_braces();
+            else recover();
+            return;
+        }
+        std::string_view w = dot_word(it_);
+        parse_failure f;
+        if (w == "version") {
+            uint64_t major = 0, minor = 0;
+            if (!parse_version(it_, end_, major, minor, f)) return fail(f, ".version directive");
+            if (m_.has_version) error(start, "duplicate .version directive");
+            m_.has_version = true;
+            m_.version = {static_cast<uint32_t>(major), static_cast<uint32_t>(minor)};
+            m_.version_pos = b_.pos(start);
+        } else if (w == "target") {
+            std::vector<std::string_view> names;
+            if (!parse_target(it_, end_, names, f)) return fail(f, ".target directive");
+            if (!m_.target.empty()) error(start, "duplicate .target directive");
+            m_.target = b_.intern_all(names);
+            m_.target_pos = b_.pos(start);
+        } else if (w == "address_size") {
+            uint64_t bits = 0;
+            if (!parse_address_size(it_, end_, bits, f)) return fail(f, ".address_size directive");
+            if (bits != 32 && bits != 64) error(start, fmt::format(".address_size must be 32 or 64, not {}", bits));
+            m_.address_size = static_cast<uint32_t>(bits);
+            m_.address_size_pos = b_.pos(start);
+        } else if (w == "file") {
+            raw_file rf;
+            if (!parse_file(it_, end_, rf, f)) return fail(f, ".file directive");
+            items.push_back({b_.make_file(rf)});
+        } else if (w == "loc") {
+            raw_loc rl;
+            if (!parse_loc(it_, end_, rl, f)) return fail(f, ".loc directive");
+            items.push_back({b_.make_loc(rl)});
+        } else if (w == "pragma") {
+            std::vector<std::string_view> strings;
+            if (!parse_pragma(it_, end_, strings, f)) return fail(f, ".pragma directive");
+            items.push_back({b_.make_pragma(start, strings)});
+        } else if (w == "alias") {
+            std::vector<std::string_view> names;
+            if (!parse_name_list(it_, end_, ".alias", names, f)) return fail(f, ".alias directive");
+            if (names.size() != 2) error(start, ".alias takes two names: .alias alias, aliasee;");
+            alias_directive a;
+            a.pos = b_.pos(start);
+            a.alias = b_.intern(names[0]);
+            a.target = names.size() > 1 ? b_.intern(names[1]) : no_symbol;
+            items.push_back({a});
+        } else if (w == "section") {
+            section(items);
+        } else if (starts_function()) {
+            function_def(items);
+        } else {
+            raw_decl_.head.clear();
+            if (!parse_declaration(it_, end_, raw_decl_, f)) return fail(f, "declaration");
+            decls_.clear();
+            b_.make_decls(raw_decl_, decls_);
+            for (const auto& d : decls_) items.push_back({m_.nodes.make(d)});
+        }
+    }
+
+    void fail(const parse_failure& f, std::string_view context) {
+        report(f, context);
+        recover();
+    }
+
+    // Looks over the leading dotted words for .entry or .func.
+    bool starts_function() const {
+        const char* p = it_;
+        while (true) {
+            p = skip_ws_from(p);
+            if (p >= end_ || *p != '.') return false;
+            std::string_view w = dot_word(p);
+            if (w == "entry" || w == "func") return true;
+            if (w.empty()) return false;
+            p += 1 + w.size();
+            if (w == "attribute") { // skip the parenthesised text
+                p = skip_ws_from(p);
+                int depth = 0;
+                while (p < end_) {
+                    char c = *p++;
+                    if (c == '(') ++depth;
+                    else if (c == ')' && --depth <= 0) break;
+                }
+            }
+        }
+    }
+
+    void function_def(std::vector<toplevel>& items) {
+        parse_failure f;
+        raw_function_head head;
+        if (!parse_function_head(it_, end_, head, f)) {
+            report(f, "function declaration");
+            // Skip the rest of the declaration, including a body.
+            while (it_ < end_ && *it_ != ';' && *it_ != '{') ++it_;
+            if (it_ < end_ && *it_ == '{') skip_braces();
+            else if (it_ < end_) ++it_;
+            return;
+        }
+        function fn = b_.make_function_head(head);
+        skip_ws();
+        if (it_ < end_ && *it_ == ';') {
+            ++it_;
+        } else if (it_ < end_ && *it_ == '{') {
+            const char* open = it_++;
+            fn.has_body = true;
+            fn.body = block(open);
+        } else {
+            error(it_ < end_ ? it_ : end_ - 1,
+                  fmt::format("expected '{{' or ';' after the declaration of '{}', found {}", head.name,
+                              it_ < end_ ? describe_token(it_) : "end of file"));
+            recover();
+        }
+        items.push_back({m_.nodes.make(fn)});
+    }
+
+    void section(std::vector<toplevel>& items) {
+        const char* start = it_;
+        parse_failure f;
+        std::string_view name;
+        if (!parse_section_open(it_, end_, name, f)) return fail(f, ".section directive");
+        section_directive s;
+        s.pos = b_.pos(start);
+        s.name = b_.intern(name);
+        std::vector<section_entry> entries;
+        raw_section_entry raw;
+        while (true) {
+            skip_ws();
+            if (it_ >= end_) {
+                error(start, fmt::format("section '.{}' is not closed with '}}'", name));
+                break;
+            }
+            if (*it_ == '}') {
+                ++it_;
+                break;
+            }
+            if (!parse_section_entry(it_, end_, raw, f)) {
+                report(f, "section");
+                recover();
+                continue;
+            }
+            entries.push_back(b_.make_section_entry(raw));
+        }
+        s.entries = m_.nodes.copy(entries);
+        items.push_back({m_.nodes.make(s)});
+    }
+
+    // ---------------------------------------------------------------- function bodies
+    static bool is_decl_word(std::string_view w) {
+        std::string_view base = w.substr(0, w.find("::"));
+        return base == "reg" || base == "sreg" || base == "local" || base == "shared" || base == "param" ||
+               base == "const" || base == "global" || base == "tex" || base == "extern" || base == "visible" ||
+               base == "weak";
+    }
+
+    // Parses statements after '{' up to the matching '}'.
+    list<statement> block(const char* open) {
+        ++depth_;
+        std::vector<statement> stmts;
+        while (true) {
+            skip_ws();
+            if (it_ >= end_) {
+                error(open, "'{' is not closed: end of file inside this block");
+                break;
+            }
+            char c = *it_;
+            if (c == '}') {
+                ++it_;
+                break;
+            }
+            statement_at(stmts);
+        }
+        --depth_;
+        return m_.nodes.copy(stmts);
+    }
+
+    void statement_at(std::vector<statement>& stmts) {
+        const char* start = it_;
+        char c = *it_;
+        parse_failure f;
+        if (c == '{') {
+            ++it_;
+            block_stmt blk;
+            blk.pos = b_.pos(start);
+            blk.body = block(start);
+            stmts.push_back({m_.nodes.make(blk)});
+            return;
+        }
+        if (c == '.') {
+            std::string_view w = dot_word(it_);
+            if (w == "loc") {
+                raw_loc rl;
+                if (!parse_loc(it_, end_, rl, f)) return fail(f, ".loc directive");
+                stmts.push_back({b_.make_loc(rl)});
+            } else if (w == "pragma") {
+                std::vector<std::string_view> strings;
+                if (!parse_pragma(it_, end_, strings, f)) return fail(f, ".pragma directive");
+                stmts.push_back({b_.make_pragma(start, strings)});
+            } else if (is_decl_word(w)) {
+                if (!parse_declaration(it_, end_, raw_decl_, f)) return fail(f, "declaration");
+                decls_.clear();
+                b_.make_decls(raw_decl_, decls_);
+                for (const auto& d : decls_) stmts.push_back({decl_stmt{m_.nodes.make(d)}});
+            } else {
+                error(it_, fmt::format("unknown directive '.{}' in a function body", w));
+                recover();
+            }
+            return;
+        }
+        if (c == '@') return instruction_at(stmts);
+        if (is_ident_start(c)) {
+            std::string_view name = ident_at(it_);
+            const char* after = skip_ws_from(it_ + name.size());
+            if (after < end_ && *after == ':' && !(after + 1 < end_ && after[1] == ':')) {
+                it_ = after + 1;
+                label_at(stmts, start, name);
+                return;
+            }
+            return instruction_at(stmts);
+        }
+        error(it_, fmt::format("expected an instruction, label or directive, found {}", describe_token(it_)));
+        recover();
+    }
+
+    void label_at(std::vector<statement>& stmts, const char* start, std::string_view name) {
+        symbol label = b_.intern(name);
+        skip_ws();
+        parse_failure f;
+        if (it_ < end_ && *it_ == '.') {
+            std::string_view w = dot_word(it_);
+            if (w == "callprototype") {
+                raw_prototype rp;
+                if (!parse_prototype(it_, end_, rp, f)) return fail(f, ".callprototype");
+                stmts.push_back({m_.nodes.make(b_.make_prototype(rp, label, b_.pos(start)))});
+                return;
+            }
+            if (w == "branchtargets" || w == "calltargets") {
+                std::vector<std::string_view> names;
+                std::string directive = "." + std::string(w);
+                if (!parse_name_list(it_, end_, directive, names, f)) return fail(f, directive);
+                targets_decl t;
+                t.pos = b_.pos(start);
+                t.label = label;
+                t.calls = w == "calltargets";
+                t.targets = b_.intern_all(names);
+                stmts.push_back({m_.nodes.make(t)});
+                return;
+            }
+        }
+        stmts.push_back({label_stmt{b_.pos(start), label}});
+    }
+
+    void instruction_at(std::vector<statement>& stmts) {
+        parse_failure f;
+        if (!parse_instruction(it_, end_, raw_ins_, f)) return fail(f, "instruction");
+        stmts.push_back({b_.make_instruction(raw_ins_)});
+    }
+
+    module& m_;
+    diagnostics& d_;
+    builder b_;
+    const char* begin_;
+    const char* it_;
+    const char* end_;
+    int depth_ = 0;
+    raw_instruction raw_ins_;
+    raw_decl raw_decl_;
+    std::vector<var_decl> decls_;
+};
+
+} // namespace
+
+module parse(std::string name, std::string text, diagnostics& diags) {
+    module m;
+    if (text.size() >= 0xFFFFFFF0u) {
+        m.source = std::make_unique<source_file>(std::move(name), std::string());
+        diags.report_unlocated(severity::error, m.source->name(), "file is larger than 4 GiB; ptxsim reads PTX modules up to 4 GiB");
+        return m;
+    }
+    m.source = std::make_unique<source_file>(std::move(name), std::move(text));
+    driver(m, diags).run();
+    return m;
+}
+
+module parse_file(const std::string& path, diagnostics& diags) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        diags.report_unlocated(severity::error, path, "cannot open file");
+        module m;
+        m.source = std::make_unique<source_file>(path, std::string());
+        return m;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parse(path, std::move(ss).str(), diags);
+}
+
+} // namespace ptxsim::parser

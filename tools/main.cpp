@@ -1,0 +1,54 @@
+// ptxsim: the command-line front end. Dispatches to one file per subcommand.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string_view>
+
+#include "tools/commands.hpp"
+
+namespace {
+
+constexpr std::string_view usage = R"(ptxsim — run and check NVIDIA PTX kernels on the CPU
+
+usage: ptxsim <command> [options] [args]
+
+commands:
+  lint FILE...    parse and validate PTX; errors as file:line:col on stderr
+  print FILE      print the canonical form of a PTX file on stdout
+
+options:
+  -h, --help      this text (ptxsim <command> --help for a command's options)
+  --version       print the version
+
+exit status: 0 ok, 1 errors found, 2 bad usage or unreadable input
+)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    using namespace ptxsim::tools;
+    if (argc < 2) {
+        std::cerr << usage;
+        return exit_usage;
+    }
+    std::string_view cmd = argv[1];
+    std::vector<std::string> rest(argv + 2, argv + argc);
+    if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+        std::cout << usage;
+        return exit_ok;
+    }
+    if (cmd == "--version" || cmd == "-V") {
+        std::cout << "ptxsim " << PTXSIM_VERSION << " (PTX ISA up to 9.0, targets up to sm_100a)\n";
+        return exit_ok;
+    }
+    try {
+        if (cmd == "lint") return cmd_lint(rest);
+        if (cmd == "print") return cmd_print(rest);
+    } catch (const std::exception& e) {
+        std::cerr << "ptxsim: internal error: " << e.what() << '\n';
+        return exit_usage;
+    }
+    std::cerr << fmt::format("ptxsim: unknown command '{}'\n\n", cmd) << usage;
+    return exit_usage;
+}
