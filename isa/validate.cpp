@@ -70,7 +70,7 @@ private:
     void module_header() {
         if (!m_.has_version) {
             error(first_pos(), "missing .version directive (for example .version 9.0) at the start of the module");
-        } else {
+        } else if (m_.version.major != 0) { // 0.0: the directive was unreadable and is reported already
             facts_.ptx_version = m_.version.as_int();
             if (m_.version.minor > 9)
                 error(m_.version_pos, fmt::format("invalid PTX ISA version {}.{}", m_.version.major, m_.version.minor));
@@ -178,7 +178,6 @@ private:
         scope params;
         for (const auto& p : f.ret) declare_var(params, p, false);
         for (const auto& p : f.params) declare_var(params, p, false);
-        if (f.is_entry && !f.ret.empty()) error(f.pos, "an .entry has no return parameters");
         scopes_.push_back(&params);
         block(f.body);
         scopes_.pop_back();

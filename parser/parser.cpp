@@ -76,9 +76,15 @@ private:
 
     void report(const parse_failure& f, std::string_view context) {
         const char* where = f.where ? f.where : it_;
-        where = skip_ws_from(where);
-        std::string found = where >= end_ ? "end of file" : describe_token(where);
-        error(where, fmt::format("expected {} in {}, found {}", f.expected, context, found));
+        const char* next = skip_ws_from(where);
+        std::string found = next >= end_ ? "end of file" : describe_token(next);
+        // A missing ';' is shown where it belongs, right after the last token.
+        const char* at = next;
+        if (f.expected == "';'") {
+            at = where;
+            while (at > begin_ && (at[-1] == ' ' || at[-1] == '\t' || at[-1] == '\n' || at[-1] == '\r')) --at;
+        }
+        error(at, fmt::format("expected {} in {}, found {}", f.expected, context, found));
     }
     std::string describe_token(const char* p) const {
         std::string_view w = ident_at(p);
@@ -142,30 +148,33 @@ private:
         parse_failure f;
         if (w == "version") {
             uint64_t major = 0, minor = 0;
-            if (!parse_version(it_, end_, major, minor, f)) return fail(f, ".version directive");
+            if (!parse_version(it_, end_, major, minor, f)) {
+                m_.has_version = true; // present but unreadable: version 0.0 means "unknown" to the validator
+                return fail_line(f, ".version directive");
+            }
             if (m_.has_version) error(start, "duplicate .version directive");
             m_.has_version = true;
             m_.version = {static_cast<uint32_t>(major), static_cast<uint32_t>(minor)};
             m_.version_pos = b_.pos(start);
         } else if (w == "target") {
             std::vector<std::string_view> names;
-            if (!parse_target(it_, end_, names, f)) return fail(f, ".target directive");
+            if (!parse_target(it_, end_, names, f)) return fail_line(f, ".target directive");
             if (!m_.target.empty()) error(start, "duplicate .target directive");
             m_.target = b_.intern_all(names);
             m_.target_pos = b_.pos(start);
         } else if (w == "address_size") {
             uint64_t bits = 0;
-            if (!parse_address_size(it_, end_, bits, f)) return fail(f, ".address_size directive");
+            if (!parse_address_size(it_, end_, bits, f)) return fail_line(f, ".address_size directive");
             if (bits != 32 && bits != 64) error(start, fmt::format(".address_size must be 32 or 64, not {}", bits));
             m_.address_size = static_cast<uint32_t>(bits);
             m_.address_size_pos = b_.pos(start);
         } else if (w == "file") {
             raw_file rf;
-            if (!parse_file(it_, end_, rf, f)) return fail(f, ".file directive");
+            if (!parse_file(it_, end_, rf, f)) return fail_line(f, ".file directive");
             items.push_back({b_.make_file(rf)});
         } else if (w == "loc") {
             raw_loc rl;
-            if (!parse_loc(it_, end_, rl, f)) return fail(f, ".loc directive");
+            if (!parse_loc(it_, end_, rl, f)) return fail_line(f, ".loc directive");
             items.push_back({b_.make_loc(rl)});
         } else if (w == "pragma") {
             std::vector<std::string_view> strings;
@@ -184,6 +193,9 @@ private:
             section(items);
         } else if (starts_function()) {
             function_def(items);
+        } else if (!is_decl_word(w)) {
+            error(it_, fmt::format("unknown directive '.{}'", w));
+            recover();
         } else {
             raw_decl_.head.clear();
             if (!parse_declaration(it_, end_, raw_decl_, f)) return fail(f, "declaration");
@@ -196,6 +208,12 @@ private:
     void fail(const parse_failure& f, std::string_view context) {
         report(f, context);
         recover();
+    }
+    // Directives without a terminating ';' (.version, .target, .loc, .file)
+    // recover at the end of their line.
+    void fail_line(const parse_failure& f, std::string_view context) {
+        report(f, context);
+        while (it_ < end_ && *it_ != '\n') ++it_;
     }
 
     // Looks over the leading dotted words for .entry or .func.
@@ -284,7 +302,7 @@ private:
         std::string_view base = w.substr(0, w.find("::"));
         return base == "reg" || base == "sreg" || base == "local" || base == "shared" || base == "param" ||
                base == "const" || base == "global" || base == "tex" || base == "extern" || base == "visible" ||
-               base == "weak";
+               base == "weak" || base == "common";
     }
 
     // Parses statements after '{' up to the matching '}'.
@@ -324,7 +342,7 @@ private:
             std::string_view w = dot_word(it_);
             if (w == "loc") {
                 raw_loc rl;
-                if (!parse_loc(it_, end_, rl, f)) return fail(f, ".loc directive");
+                if (!parse_loc(it_, end_, rl, f)) return fail_line(f, ".loc directive");
                 stmts.push_back({b_.make_loc(rl)});
             } else if (w == "pragma") {
                 std::vector<std::string_view> strings;

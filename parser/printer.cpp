@@ -89,7 +89,8 @@ public:
 private:
     std::string_view s(symbol x) const { return m_.str(x); }
 
-    void offset(int64_t v) { out_ += v < 0 ? fmt::format("-{}", 0 - static_cast<uint64_t>(v)) : fmt::format("+{}", v); }
+    // ptxas reads [%rd1+-4] but not [%rd1-4]; +- is the form nvcc writes.
+    void offset(int64_t v) { out_ += fmt::format("+{}", v); }
 
     void operands(list<operand> ops) {
         for (uint32_t i = 0; i < ops.size(); ++i) {

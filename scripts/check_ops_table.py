@@ -83,9 +83,10 @@ def target_ok(spec, file_target):
     if spec[0] == "min":
         return num >= spec[1]
     for n, s in spec[1]:
-        # arch-specific ('a') and family-specific ('f') targets of the same
-        # number are treated alike: permissive, never a false error
-        if n == num and (s == suffix or (s in ("a", "f") and suffix in ("a", "f"))):
+        if n == num and s == suffix:
+            return True
+        # a family feature (sm_100f) is on later members of the family
+        if s == "f" and n // 10 == num // 10 and num >= n and suffix in ("a", "f"):
             return True
     return False
 
@@ -452,7 +453,8 @@ def operand_fits(cls, op):
     if cls == "*":
         return True
     if cls == "m":
-        return op.startswith("[") and op.endswith("]")
+        # [addr], [addr+off], [tmap, {coords}], optionally [addr].unified
+        return re.fullmatch(r"\[.*\](\.unified)?", op, re.S) is not None
     if cls == "(":
         return op.startswith("(") and op.endswith(")")
     if cls == "i":

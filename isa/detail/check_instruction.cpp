@@ -89,6 +89,7 @@ private:
     void modifiers() {
         std::array<uint32_t, 64> counts{};
         std::array<std::string_view, 64> first{};
+        bool unknown_modifier = false;
         size_t first_mod = row_.key_words.size();
         for (size_t i = first_mod; i < words_.size(); ++i) {
             std::string_view w = words_[i];
@@ -106,6 +107,7 @@ private:
             }
             if (found < 0) {
                 add(word_pos_[i], fmt::format("'.{}' is not a modifier of '{}'", w, row_.key));
+                unknown_modifier = true;
                 continue;
             }
             if (counts[found]++ == 0) first[found] = w;
@@ -122,7 +124,8 @@ private:
         }
         for (size_t g = 0; g < row_.groups.size() && g < counts.size(); ++g) {
             const auto& grp = row_.groups[g];
-            if (counts[g] >= grp.min) continue;
+            // After an unknown modifier, a missing group is most likely the one it misspelt.
+            if (counts[g] >= grp.min || unknown_modifier) continue;
             if (grp.min == 1)
                 add(word_pos_[0], fmt::format("'{}' needs one of {}", row_.key, choices(grp)));
             else

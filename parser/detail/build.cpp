@@ -10,13 +10,14 @@ operand builder::make_operand(const raw_operand& raw) {
     operand op;
     op.kind = raw.kind;
     op.flags = raw.flags & ~raw_bad_number;
-    op.name = raw.name.empty() ? no_symbol : intern(raw.name);
+    op.name = raw.name.empty() || (raw.flags & raw_bad_number) ? no_symbol : intern(raw.name);
     op.value = raw.value;
     op.pos = pos(raw.pos);
-    if (raw.flags & raw_bad_number)
-        error(raw.pos, raw.kind == operand_kind::f64 || raw.kind == operand_kind::f32
-                           ? "invalid floating-point literal"
-                           : "integer literal does not fit in 64 bits");
+    if (raw.flags & raw_bad_number) {
+        if (!raw.name.empty()) error(raw.pos, fmt::format("invalid numeric literal '{}'", raw.name));
+        else if (raw.kind == operand_kind::f64 || raw.kind == operand_kind::f32) error(raw.pos, "invalid floating-point literal");
+        else error(raw.pos, "integer literal does not fit in 64 bits");
+    }
     if (!raw.elems.empty()) {
         std::vector<operand> elems;
         elems.reserve(raw.elems.size());

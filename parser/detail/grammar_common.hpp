@@ -20,9 +20,9 @@ const auto followsym = x3::alnum | char_("_$");
 // PTX identifier: [a-zA-Z]{followsym}* | [_$%]{followsym}+
 const auto identifier = lexeme[(x3::alpha >> *followsym) | (char_("_$%") >> +followsym)];
 // Operand names may carry a vector component (%tid.x, %ntid.y) or, in video
-// instructions, a byte or half-word selector (%r1.b0, %r2.h1).
+// instructions, a byte or half-word selector (%r1.b0, %r2.h1, %r1.b3210, %r1.h10).
 const auto component_name =
-    lexeme[identifier >> -('.' >> ((char_('b') >> char_("0123")) | (char_('h') >> char_("01")) | char_("xyzwrgba")) >>
+    lexeme[identifier >> -('.' >> ((char_('b') >> +char_("0-7")) | (char_('h') >> +char_("01")) | char_("xyzwrgba")) >>
                            !followsym)];
 
 inline std::string_view view(const auto& range) {
@@ -56,6 +56,27 @@ struct position_parser : x3::parser<position_parser> {
     }
 };
 const position_parser here{};
+
+// must(p, "a line number"): like `> p`, but a failure names what was
+// expected in words instead of X3's type name for p.
+template <class Subject>
+struct must_parser : x3::unary_parser<Subject, must_parser<Subject>> {
+    using base = x3::unary_parser<Subject, must_parser<Subject>>;
+    static bool const is_pass_through_unary = true;
+    must_parser(Subject const& s, const char* what) : base(s), what(what) {}
+    template <class It, class Ctx, class RCtx, class Attr>
+    bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+        if (this->subject.parse(first, last, ctx, rctx, attr)) return true;
+        It where = first;
+        x3::skip_over(where, last, ctx);
+        boost::throw_exception(x3::expectation_failure<It>(where, what));
+    }
+    const char* what;
+};
+template <class P>
+auto must(P const& p, const char* what) {
+    return must_parser<typename x3::extension::as_parser<P>::value_type>(x3::as_parser(p), what);
+}
 
 // Runs `rule` with the skipper and turns a failure (plain or expectation)
 // into a parse_failure with the furthest position seen.

@@ -78,7 +78,7 @@ const auto init_item_def =
              | raw[hexfloat_text][set_float]
              | raw[decfloat_text][set_float]
              | raw[int_text][set_int]
-             | (lit("generic")[set_kind(init_kind::generic)] >> '(' > raw[identifier][set_sym] > ')' >> sym_tail)
+             | (lit("generic")[set_kind(init_kind::generic)] >> '(' >> must(raw[identifier][set_sym], "a variable name") > ')' >> sym_tail)
              | (raw[identifier][set_sym][set_kind(init_kind::symbol)] >> sym_tail)
              // debug sections refer to other sections by name: .b32 .debug_abbrev
              | (raw[lexeme['.' >> +(x3::alnum | char_("_."))]][set_sym][set_kind(init_kind::symbol)] >> sym_tail));
@@ -101,8 +101,9 @@ const auto set_init_pos = [](auto& ctx) { x3::_val(ctx).init_pos = &*x3::_attr(c
 
 const auto dim_def = here >> '[' >> -(uint64[set_size]) > ']';
 const auto decl_name = identifier | (char_('_') >> !followsym);
-const auto init_block = (lit('{')[set_braced] >> -(init_item[push_init] % ',') > '}') | init_item[push_init];
-const auto declarator_def = here >> raw[decl_name][set_dname] >> -('<' > uint64[set_range] > '>') >>
+const auto init_block = (lit('{')[set_braced] >> -(init_item[push_init] % ',') > '}') |
+                        must(init_item[push_init], "an initial value");
+const auto declarator_def = here >> raw[decl_name][set_dname] >> -('<' >> must(uint64[set_range], "a register count") > '>') >>
                             *(dim[push_dim]) >> -(lit('=')[begin_init] > raw[&x3::graph][set_init_pos] >> init_block);
 
 const auto push_word = [](auto& ctx) { x3::_val(ctx).head.push_back(std::move(x3::_attr(ctx))); };
@@ -129,8 +130,8 @@ const auto head_set_name = [](auto& ctx) {
 const auto head_push_perf = [](auto& ctx) { x3::_val(ctx).perf.push_back(std::move(x3::_attr(ctx))); };
 
 const auto head_def = here >> +(word[head_push_word]) >>
-                      -(lit('(')[head_has_ret] >> -(param[head_push_ret] % ',') > ')') >
-                      raw[identifier][head_set_name] >>
+                      -(lit('(')[head_has_ret] >> -(param[head_push_ret] % ',') > ')') >>
+                      must(raw[identifier][head_set_name], "a function name") >>
                       -(lit('(')[head_has_params] >> -(param[head_push_param] % ',') > ')') >> *(perf[head_push_perf]);
 
 // ---- call prototypes:  .callprototype [(ret)] _ (params) [.noreturn];
@@ -146,7 +147,8 @@ const auto set_type = [](auto& ctx) { x3::_val(ctx).type = view(x3::_attr(ctx));
 const auto push_section_value = [](auto& ctx) { x3::_val(ctx).values.push_back(std::move(x3::_attr(ctx))); };
 const auto section_entry_def = here >> ((raw[identifier][set_label] >> ':') |
                                         (lexeme['.' >> raw[modifier_word][set_type]] >>
-                                         (init_item[push_section_value] % ',') >> -lit(';')));
+                                         must(init_item[push_section_value], "a value") >>
+                                         *(',' >> must(init_item[push_section_value], "a value")) >> -lit(';')));
 
 BOOST_SPIRIT_DEFINE(balanced, word, init_item, dim, declarator, decl, param, perf, head, proto, section_entry)
 

@@ -22,16 +22,19 @@ const auto set_fn_off = [](auto& ctx) {
 };
 const auto set_inlined = [](auto& ctx) { x3::_val(ctx).has_inlined_at = true; };
 
-const auto loc_def = here >> lit(".loc") > uint64[set(&raw_loc::file)] > uint64[set(&raw_loc::line)] >
-                     uint64[set(&raw_loc::col)] >>
-                     -(',' >> lit("function_name") > raw[identifier][set_fn] >> -('+' > raw[int_text][set_fn_off])) >>
-                     -(',' >> lit("inlined_at")[set_inlined] > uint64[set(&raw_loc::ifile)] >
-                       uint64[set(&raw_loc::iline)] > uint64[set(&raw_loc::icol)]);
+const auto loc_def = here >> lit(".loc") >> must(uint64[set(&raw_loc::file)], "a file number") >>
+                     must(uint64[set(&raw_loc::line)], "a line number") >> must(uint64[set(&raw_loc::col)], "a column number") >>
+                     -(',' >> lit("function_name") >> must(raw[identifier][set_fn], "a label") >>
+                       -('+' >> must(raw[int_text][set_fn_off], "an offset"))) >>
+                     -(',' >> lit("inlined_at")[set_inlined] >> must(uint64[set(&raw_loc::ifile)], "a file number") >>
+                       must(uint64[set(&raw_loc::iline)], "a line number") >> must(uint64[set(&raw_loc::icol)], "a column number"));
 
 const auto set_path = [](auto& ctx) { x3::_val(ctx).path = view(x3::_attr(ctx)); };
 const auto set_stamp = [](auto& ctx) { x3::_val(ctx).has_stamp = true; };
-const auto file_def = here >> lit(".file") > uint64[set(&raw_file::index)] > quoted[set_path] >>
-                      -(lit(',')[set_stamp] > uint64[set(&raw_file::timestamp)] > ',' > uint64[set(&raw_file::size)]);
+const auto file_def = here >> lit(".file") >> must(uint64[set(&raw_file::index)], "a file number") >>
+                      must(quoted[set_path], "a quoted path") >>
+                      -(lit(',')[set_stamp] >> must(uint64[set(&raw_file::timestamp)], "a timestamp") > ',' >>
+                        must(uint64[set(&raw_file::size)], "a file size"));
 
 BOOST_SPIRIT_DEFINE(loc, file)
 
@@ -53,38 +56,43 @@ bool parse_file(const char*& it, const char* end, raw_file& out, parse_failure& 
 
 bool parse_pragma(const char*& it, const char* end, std::vector<std::string_view>& out, parse_failure& fail) {
     out.clear();
-    auto rule = lit(".pragma") > (quoted[push_view(out)] % ',') > ';';
+    auto rule = lit(".pragma") >> must(quoted[push_view(out)], "a quoted string") >>
+                *(',' >> must(quoted[push_view(out)], "a quoted string")) > ';';
     return g::run(it, end, rule, x3::unused, fail, ".pragma");
 }
 
 bool parse_version(const char*& it, const char* end, uint64_t& major, uint64_t& minor, parse_failure& fail) {
-    auto rule = lit(".version") > lexeme[uint64[([&](auto& ctx) { major = x3::_attr(ctx); })] > '.' >
-                                         uint64[([&](auto& ctx) { minor = x3::_attr(ctx); })]];
+    auto rule = lit(".version") >> must(lexeme[uint64[([&](auto& ctx) { major = x3::_attr(ctx); })] >> '.' >>
+                                               uint64[([&](auto& ctx) { minor = x3::_attr(ctx); })]],
+                                        "a version number such as 9.0");
     return g::run(it, end, rule, x3::unused, fail, ".version");
 }
 
 bool parse_target(const char*& it, const char* end, std::vector<std::string_view>& out, parse_failure& fail) {
     out.clear();
-    auto rule = lit(".target") > (raw[identifier][push_view(out)] % ',');
+    auto rule = lit(".target") >> must(raw[identifier][push_view(out)], "a target name such as sm_90a") >>
+                *(',' >> must(raw[identifier][push_view(out)], "a target name"));
     return g::run(it, end, rule, x3::unused, fail, ".target");
 }
 
 bool parse_address_size(const char*& it, const char* end, uint64_t& bits, parse_failure& fail) {
-    auto rule = lit(".address_size") > uint64[([&](auto& ctx) { bits = x3::_attr(ctx); })];
+    auto rule = lit(".address_size") >> must(uint64[([&](auto& ctx) { bits = x3::_attr(ctx); })], "32 or 64");
     return g::run(it, end, rule, x3::unused, fail, ".address_size");
 }
 
 bool parse_name_list(const char*& it, const char* end, std::string_view directive, std::vector<std::string_view>& out,
                      parse_failure& fail) {
     out.clear();
-    auto rule = x3::string(std::string(directive)) > (raw[identifier][push_view(out)] % ',') > ';';
+    auto rule = x3::string(std::string(directive)) >> must(raw[identifier][push_view(out)], "a name") >>
+                *(',' >> must(raw[identifier][push_view(out)], "a name")) > ';';
     return g::run(it, end, rule, x3::unused, fail, "name list");
 }
 
 bool parse_section_open(const char*& it, const char* end, std::string_view& name, parse_failure& fail) {
-    auto rule = lit(".section") > lexeme['.' > raw[+(x3::alnum | char_("_."))][([&](auto& ctx) {
-                    name = view(x3::_attr(ctx));
-                })]] > '{';
+    auto rule = lit(".section") >> must(lexeme['.' >> raw[+(x3::alnum | char_("_."))][([&](auto& ctx) {
+                                          name = view(x3::_attr(ctx));
+                                      })]],
+                                      "a section name such as .debug_info") > '{';
     return g::run(it, end, rule, x3::unused, fail, ".section");
 }
 

@@ -41,6 +41,12 @@ const auto set_float = [](auto& ctx) {
         v.flags |= raw_bad_number;
     }
 };
+const auto set_bad_number = [](auto& ctx) {
+    auto& v = x3::_val(ctx);
+    v.kind = operand_kind::integer;
+    v.name = view(x3::_attr(ctx));
+    v.flags |= raw_bad_number;
+};
 const auto set_kind = [](operand_kind k) { return [k](auto& ctx) { x3::_val(ctx).kind = k; }; };
 const auto set_negated = [](auto& ctx) { x3::_val(ctx).flags |= op_negated; };
 const auto set_minus = [](auto& ctx) { x3::_val(ctx).flags |= op_minus; };
@@ -53,7 +59,8 @@ const auto offset = ('+' >> raw[int_text][set_offset]) | ('-' >> raw[int_text][s
 // The first element of an address: name[+off] or an absolute integer.
 const auto address_base = (raw[component_name][set_base] >> -offset) | raw[int_text][set_offset];
 
-const auto vector_body = lit('{')[set_kind(operand_kind::vector)] >> -(simple[push] % ',') > '}';
+const auto vector_body = lit('{')[set_kind(operand_kind::vector)] >>
+                         -(simple[push] >> *(',' >> must(simple[push], "a vector element"))) > '}';
 
 const auto addr_part_def = here >> ((raw[component_name][set_name] >> -offset) | vector_body);
 
@@ -67,7 +74,9 @@ const auto simple_def =
              | (raw[component_name][set_name] >> -offset)
              | vector_body
              | (lit('[')[set_kind(operand_kind::address)] >> address_base >> *(',' >> addr_part[push]) > ']')
-             | (lit('(')[set_kind(operand_kind::list)] >> -(simple[push] % ',') > ')'));
+             | (lit('(')[set_kind(operand_kind::list)] >> -(simple[push] >> *(',' >> must(simple[push], "an argument"))) > ')')
+             // A malformed number (0f3F80000, 12abc): reported by the builder with its text.
+             | raw[lexeme[x3::digit >> *(followsym | char_('.'))]][set_bad_number]);
 
 // a|b pairs (setp/shfl destinations): a two-element pipe operand.
 const auto wrap_first = [](auto& ctx) {
@@ -97,8 +106,10 @@ const auto push_operand = [](auto& ctx) { x3::_val(ctx).operands.push_back(std::
 const auto modifier_word = +(x3::alnum | char_('_') | lit("::"));
 const auto opcode_text = lexeme[x3::alpha >> *(x3::alnum | char_('_')) >> *('.' >> modifier_word)];
 
-const auto instruction_def = here >> -('@' >> -lit('!')[set_guard_neg] >> raw[identifier][set_guard]) >>
-                             raw[opcode_text][set_opcode] >> -(operand[push_operand] % ',') > ';';
+const auto instruction_def =
+    here >> -('@' >> -lit('!')[set_guard_neg] >> must(raw[identifier][set_guard], "a predicate register after '@'")) >>
+    raw[opcode_text][set_opcode] >>
+    -(operand[push_operand] >> *(',' >> must(operand[push_operand], "an operand"))) > ';';
 
 BOOST_SPIRIT_DEFINE(operand, simple, addr_part, instruction)
 

@@ -20,7 +20,7 @@ TEST(validate, clean_code_has_no_diagnostics) {
 
 TEST(validate, labels_are_scoped_to_their_block) {
     EXPECT_TRUE(lint("{\nL:\nbra.uni L;\n}\n{\nL:\nbra.uni L;\n}\nret;").empty());
-    EXPECT_EQ(lint("{\nL:\n}\nbra.uni L;"), std::vector<std::string>{"10:9: error: 'L' is not declared"});
+    EXPECT_EQ(lint("{\nL:\n}\nbra.uni L;"), std::vector<std::string>{"12:9: error: 'L' is not declared"});
 }
 
 TEST(validate, forward_branches_resolve) {

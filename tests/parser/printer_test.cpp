@@ -22,7 +22,7 @@ TEST(printer, canonical_module) {
     EXPECT_EQ(canonical(in),
               ".version 9.0\n.target sm_90a\n.address_size 64\n\n.visible .entry k(\n\t.param .u64 a\n)\n"
               ".maxntid 128, 1, 1\n{\n\t.reg .b32 %r<3>;\n\t@!%p1 add.s32 %r1, %r2, -1;\n"
-              "\tld.global.v2.f32 {%f1, %f2}, [a-8];\nL:\n\tmov.f32 %f1, 0d3FF0000000000000;\n}\n");
+              "\tld.global.v2.f32 {%f1, %f2}, [a+-8];\nL:\n\tmov.f32 %f1, 0d3FF0000000000000;\n}\n");
 }
 
 TEST(printer, declarations_and_initialisers) {
