@@ -35,7 +35,18 @@ uint32_t min_version_for(uint32_t sm, const std::string& suffix) {
 
 struct scope {
     std::unordered_set<symbol> names;
-    std::unordered_map<std::string_view, uint32_t> ranges; // %r<100>: "%r" -> 100
+    std::unordered_map<uint32_t, uint32_t> ranges; // %r<100>: id of "%r" -> 100
+};
+
+// What a name's text says, worked out once per symbol: is it predefined,
+// does it carry a component (%tid.x), and its prefix and number (%r12).
+struct name_info {
+    bool computed = false;
+    bool predefined = false;
+    bool has_component = false;
+    symbol base = no_symbol;  // %tid for %tid.x
+    uint32_t prefix = 0;      // prefix id for %r12; 0 when the name has no number
+    uint64_t number = 0;
 };
 
 class validator {
@@ -113,9 +124,38 @@ private:
         if (!s.names.insert(name).second && !allow_redeclare)
             error(p, fmt::format("'{}' is already declared in this scope", m_.str(name)));
     }
+    uint32_t prefix_id(std::string_view prefix) {
+        auto [it, fresh] = prefix_ids_.emplace(prefix, static_cast<uint32_t>(prefix_ids_.size() + 1));
+        return it->second;
+    }
+
+    const name_info& info(symbol name) {
+        if (name >= infos_.size()) infos_.resize(m_.symbols.size());
+        name_info& in = infos_[name];
+        if (in.computed) return in;
+        in.computed = true;
+        std::string_view text = m_.str(name);
+        size_t dot = text.find('.');
+        std::string_view base = text.substr(0, dot);
+        in.predefined = is_predefined(base);
+        if (dot != std::string_view::npos) { // only special registers have components (%r1.x is not a thing)
+            in.has_component = true;
+            in.base = m_.symbols.find(base);
+            return in;
+        }
+        size_t d = base.size();
+        while (d > 0 && base[d - 1] >= '0' && base[d - 1] <= '9') --d;
+        std::string_view digits = base.substr(d);
+        if (d == base.size() || d == 0 || digits.size() > 18) return in;
+        if (digits.size() > 1 && digits[0] == '0') return in; // %r01 is not in %r<100>
+        for (char c : digits) in.number = in.number * 10 + static_cast<uint64_t>(c - '0');
+        in.prefix = prefix_id(base.substr(0, d));
+        return in;
+    }
+
     void declare_var(scope& s, const var_decl& v, bool allow_redeclare) {
         if (v.is_range) {
-            auto [it, fresh] = s.ranges.emplace(m_.str(v.name), v.range);
+            auto [it, fresh] = s.ranges.emplace(prefix_id(m_.str(v.name)), v.range);
             if (!fresh) it->second = std::max(it->second, v.range);
         } else if (m_.str(v.name) != "_") {
             declare(s, v.name, v.pos, allow_redeclare);
@@ -123,28 +163,17 @@ private:
     }
 
     bool defined(symbol name) {
+        const name_info& in = info(name);
+        if (in.prefix) {
+            for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+                auto r = (*it)->ranges.find(in.prefix);
+                if (r != (*it)->ranges.end() && in.number < r->second) return true;
+            }
+        }
         for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
             if ((*it)->names.count(name)) return true;
-        std::string_view text = m_.str(name);
-        size_t dot = text.find('.');
-        std::string_view base = text.substr(0, dot);
-        if (is_predefined(base)) return true;
-        if (dot != std::string_view::npos) { // %r1.x is not a thing; only special registers have components
-            symbol b = m_.symbols.find(base);
-            return b != no_symbol && defined(b);
-        }
-        size_t d = base.size();
-        while (d > 0 && base[d - 1] >= '0' && base[d - 1] <= '9') --d;
-        if (d == base.size() || d == 0) return false;
-        std::string_view prefix = base.substr(0, d), digits = base.substr(d);
-        if (digits.size() > 1 && digits[0] == '0') return false; // %r01 is not in %r<100>
-        uint64_t n = 0;
-        for (char c : digits) n = n * 10 + static_cast<uint64_t>(c - '0');
-        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-            auto r = (*it)->ranges.find(prefix);
-            if (r != (*it)->ranges.end() && n < r->second) return true;
-        }
-        return false;
+        if (in.predefined) return true;
+        return in.has_component && in.base != no_symbol && defined(in.base);
     }
 
     void use(const operand& op) {
@@ -194,7 +223,7 @@ private:
                 if (ins->guard != no_symbol && !defined(ins->guard))
                     error(ins->pos + 1 + (ins->guard_negated ? 1 : 0),
                           fmt::format("'{}' is not declared", m_.str(ins->guard)));
-                detail::check_instruction(m_, facts_, *ins, d_);
+                detail::check_instruction(m_, facts_, *ins, d_, checked_);
                 for (const auto& op : ins->operands) use(op);
             } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
                 block((*b)->body);
@@ -211,6 +240,9 @@ private:
     detail::module_facts facts_;
     std::vector<scope*> scopes_;
     std::unordered_map<symbol, pos_t> bodies_;
+    std::vector<name_info> infos_;
+    std::unordered_map<std::string_view, uint32_t> prefix_ids_;
+    detail::instruction_cache checked_;
 };
 
 } // namespace

@@ -40,10 +40,10 @@ public:
         size_t p = (used_ + align - 1) & ~(align - 1);
         if (blocks_.empty() || p + bytes > capacity_) {
             size_t cap = bytes + align > block_size ? bytes + align : block_size;
-            blocks_.push_back(std::make_unique<std::byte[]>(cap));
+            blocks_.push_back(std::unique_ptr<std::byte[]>(new std::byte[cap])); // not zeroed
             capacity_ = cap;
             p = 0;
-            // make_unique<byte[]> is aligned for max_align_t; that is enough for AST nodes.
+            // new[] is aligned for max_align_t; that is enough for AST nodes.
         }
         used_ = p + bytes;
         total_ += bytes;

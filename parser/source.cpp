@@ -1,14 +1,17 @@
 #include "parser/source.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ptxsim::parser {
 
 source_file::source_file(std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
     line_starts_.push_back(0);
-    for (size_t i = 0; i < text_.size(); ++i)
-        if (text_[i] == '\n') line_starts_.push_back(static_cast<uint32_t>(i + 1));
+    const char* base = text_.data();
+    const char* end = base + text_.size();
+    for (const char* p = base; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))); ++p)
+        line_starts_.push_back(static_cast<uint32_t>(p - base + 1));
 }
 
 line_col source_file::locate(uint32_t offset) const {

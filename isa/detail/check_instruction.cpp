@@ -196,7 +196,19 @@ private:
 
 } // namespace
 
-const op_info* check_instruction(const module& m, const module_facts& facts, const instruction& ins, diagnostics& d) {
+bool instruction_cache::contains(const instruction& ins) {
+    key_.clear();
+    auto put = [this](uint32_t v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    put(ins.opcode);
+    for (symbol s : ins.modifiers) put(s);
+    put(0xFFFFFFFFu);
+    for (const auto& op : ins.operands) key_.push_back(static_cast<char>(static_cast<int>(op.kind) | (op.flags & op_negated) << 4));
+    return clean_.count(key_) != 0;
+}
+
+bool check_instruction(const module& m, const module_facts& facts, const instruction& ins, diagnostics& d,
+                       instruction_cache& cache) {
+    if (cache.contains(ins)) return true;
     std::array<std::string_view, 40> words;
     std::array<pos_t, 40> word_pos;
     size_t n = 0;
@@ -236,7 +248,7 @@ const op_info* check_instruction(const module& m, const module_facts& facts, con
             for (size_t i = 1; i < n && i < 3; ++i) dotted += fmt::format(".{}", words[i]);
             d.error(*m.source, word_pos[0], fmt::format("unknown instruction '{}'", dotted));
         }
-        return nullptr;
+        return false;
     }
     std::string key;
     for (size_t i = 0; i < best_len; ++i) key += (i ? "." : "") + std::string(words[i]);
@@ -246,14 +258,17 @@ const op_info* check_instruction(const module& m, const module_facts& facts, con
     for (const op_info* row : cands) {
         if (row->key_words.size() != best_len || row->key != key) continue;
         auto probs = row_checker(m, facts, ins, *row, ws, std::span<const pos_t>(word_pos.data(), n), key).run();
-        if (probs.empty()) return row;
+        if (probs.empty()) {
+            cache.add();
+            return true;
+        }
         if (!best_row || probs.size() < best.size()) {
             best = std::move(probs);
             best_row = row;
         }
     }
     for (auto& pr : best) d.error(*m.source, pr.pos, std::move(pr.message));
-    return nullptr;
+    return false;
 }
 
 } // namespace ptxsim::isa::detail

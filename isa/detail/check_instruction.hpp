@@ -1,6 +1,7 @@
 #pragma once
 // Checking one instruction against its rows in the instruction table.
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "isa/op_table.hpp"
@@ -14,8 +15,21 @@ struct module_facts {
     std::string target;           // "sm_90a"; empty when none
 };
 
-// Reports problems with `ins` to `d`; returns the matched row or nullptr.
-const op_info* check_instruction(const parser::module& m, const module_facts& facts, const parser::instruction& ins,
-                                 parser::diagnostics& d);
+// Instruction shapes (opcode, modifiers, operand kinds) already found clean
+// in this module. Real PTX repeats a few hundred shapes thousands of times,
+// so the table is consulted once per shape, not once per instruction.
+class instruction_cache {
+public:
+    bool contains(const parser::instruction& ins);   // also prepares add()
+    void add() { clean_.insert(key_); }
+
+private:
+    std::string key_;
+    std::unordered_set<std::string> clean_;
+};
+
+// Reports problems with `ins` to `d`; returns false when there were any.
+bool check_instruction(const parser::module& m, const module_facts& facts, const parser::instruction& ins,
+                       parser::diagnostics& d, instruction_cache& cache);
 
 } // namespace ptxsim::isa::detail

@@ -13,12 +13,44 @@ using x3::lexeme;
 using x3::lit;
 using x3::raw;
 
-// Whitespace, // line comments and /* block comments */.
-const auto skipper = x3::space | lexeme["//" >> *(char_ - x3::eol)] | lexeme["/*" >> *(char_ - "*/") >> "*/"];
+// Character classes as bit sets: X3's alnum/alpha/space call the C
+// library's locale-aware functions once per character, which dominated the
+// parse profile.
+const auto alpha_c = char_("a-zA-Z");
+const auto digit_c = char_("0-9");
+const auto alnum_c = char_("a-zA-Z0-9");
+const auto xdigit_c = char_("0-9a-fA-F");
 
-const auto followsym = x3::alnum | char_("_$");
+// Whitespace, // line comments and /* block comments */, skipped in one call
+// with plain character tests (the skipper runs before every token).
+struct ws_skipper : x3::parser<ws_skipper> {
+    using attribute_type = x3::unused_type;
+    static bool const has_attribute = false;
+    template <class It, class Ctx, class RCtx, class Attr>
+    bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+        It start = first;
+        while (first != last) {
+            char c = *first;
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+                ++first;
+            } else if (c == '/' && first + 1 != last && first[1] == '/') {
+                while (first != last && *first != '\n') ++first;
+            } else if (c == '/' && first + 1 != last && first[1] == '*') {
+                It p = first + 2;
+                while (p != last && !(*p == '*' && p + 1 != last && p[1] == '/')) ++p;
+                first = p == last ? last : p + 2;
+            } else {
+                break;
+            }
+        }
+        return first != start;
+    }
+};
+const ws_skipper skipper{};
+
+const auto followsym = char_("a-zA-Z0-9_$");
 // PTX identifier: [a-zA-Z]{followsym}* | [_$%]{followsym}+
-const auto identifier = lexeme[(x3::alpha >> *followsym) | (char_("_$%") >> +followsym)];
+const auto identifier = lexeme[(alpha_c >> *followsym) | (char_("_$%") >> +followsym)];
 // Operand names may carry a vector component (%tid.x, %ntid.y) or, in video
 // instructions, a byte or half-word selector (%r1.b0, %r2.h1, %r1.b3210, %r1.h10).
 const auto component_name =
@@ -30,15 +62,15 @@ inline std::string_view view(const auto& range) {
 }
 
 const auto int_text = lexeme[-char_('-') >>
-                             ((lit('0') >> char_("xX") >> +x3::xdigit) | (lit('0') >> char_("bB") >> +char_("01")) |
-                              +x3::digit) >>
+                             ((lit('0') >> char_("xX") >> +xdigit_c) | (lit('0') >> char_("bB") >> +char_("01")) |
+                              +digit_c) >>
                              -char_('U') >> !followsym];
 const auto hexfloat_text =
-    lexeme[-char_('-') >> lit('0') >> ((char_("fF") >> x3::repeat(8)[x3::xdigit]) | (char_("dD") >> x3::repeat(16)[x3::xdigit])) >>
+    lexeme[-char_('-') >> lit('0') >> ((char_("fF") >> x3::repeat(8)[xdigit_c]) | (char_("dD") >> x3::repeat(16)[xdigit_c])) >>
            !followsym];
 const auto decfloat_text =
-    lexeme[-char_('-') >> ((+x3::digit >> '.' >> *x3::digit) | ('.' >> +x3::digit) | &(+x3::digit >> char_("eE"))) >>
-           *x3::digit >> -(char_("eE") >> -char_("+-") >> +x3::digit) >> !followsym];
+    lexeme[-char_('-') >> ((+digit_c >> '.' >> *digit_c) | ('.' >> +digit_c) | &(+digit_c >> char_("eE"))) >>
+           *digit_c >> -(char_("eE") >> -char_("+-") >> +digit_c) >> !followsym];
 
 const auto uint64 = x3::uint_parser<uint64_t>{};
 const auto quoted = lexeme['"' >> raw[*(char_ - '"' - x3::eol)] >> '"'];

@@ -23,7 +23,7 @@ x3::rule<class entry_tag, raw_section_entry> const section_entry = "section entr
 
 const auto balanced_def = '(' >> *(balanced | (char_ - char_("()"))) >> ')';
 
-const auto modifier_word = +(x3::alnum | char_('_') | lit("::"));
+const auto modifier_word = +(alnum_c | char_('_') | lit("::"));
 const auto set_word = [](auto& ctx) { x3::_val(ctx).word = view(x3::_attr(ctx)); };
 const auto set_paren = [](auto& ctx) { x3::_val(ctx).paren = view(x3::_attr(ctx)); };
 const auto set_word_int = [](auto& ctx) {
@@ -81,7 +81,7 @@ const auto init_item_def =
              | (lit("generic")[set_kind(init_kind::generic)] >> '(' >> must(raw[identifier][set_sym], "a variable name") > ')' >> sym_tail)
              | (raw[identifier][set_sym][set_kind(init_kind::symbol)] >> sym_tail)
              // debug sections refer to other sections by name: .b32 .debug_abbrev
-             | (raw[lexeme['.' >> +(x3::alnum | char_("_."))]][set_sym][set_kind(init_kind::symbol)] >> sym_tail));
+             | (raw[lexeme['.' >> +(alnum_c | char_("_."))]][set_sym][set_kind(init_kind::symbol)] >> sym_tail));
 
 // ---- declarators:  name[<N>][[N]]...[= init]
 const auto set_dname = [](auto& ctx) { x3::_val(ctx).name = view(x3::_attr(ctx)); };
@@ -104,7 +104,7 @@ const auto decl_name = identifier | (char_('_') >> !followsym);
 const auto init_block = (lit('{')[set_braced] >> -(init_item[push_init] % ',') > '}') |
                         must(init_item[push_init], "an initial value");
 const auto declarator_def = here >> raw[decl_name][set_dname] >> -('<' >> must(uint64[set_range], "a register count") > '>') >>
-                            *(dim[push_dim]) >> -(lit('=')[begin_init] > raw[&x3::graph][set_init_pos] >> init_block);
+                            *(dim[push_dim]) >> -(lit('=')[begin_init] > raw[&char_][set_init_pos] >> init_block);
 
 const auto push_word = [](auto& ctx) { x3::_val(ctx).head.push_back(std::move(x3::_attr(ctx))); };
 const auto push_name = [](auto& ctx) { x3::_val(ctx).names.push_back(std::move(x3::_attr(ctx))); };

@@ -89,7 +89,7 @@ bool parse_name_list(const char*& it, const char* end, std::string_view directiv
 }
 
 bool parse_section_open(const char*& it, const char* end, std::string_view& name, parse_failure& fail) {
-    auto rule = lit(".section") >> must(lexeme['.' >> raw[+(x3::alnum | char_("_."))][([&](auto& ctx) {
+    auto rule = lit(".section") >> must(lexeme['.' >> raw[+(alnum_c | char_("_."))][([&](auto& ctx) {
                                           name = view(x3::_attr(ctx));
                                       })]],
                                       "a section name such as .debug_info") > '{';

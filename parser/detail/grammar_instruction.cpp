@@ -64,19 +64,21 @@ const auto vector_body = lit('{')[set_kind(operand_kind::vector)] >>
 
 const auto addr_part_def = here >> ((raw[component_name][set_name] >> -offset) | vector_body);
 
+// Names come first: they are most operands, and every alternative tried
+// before the one that matches costs a skip and a failed match.
 const auto simple_def =
-    here >> (('!' >> raw[component_name][set_name][set_negated])
+    here >> ((raw[component_name][set_name] >> -offset)
+             | ('!' >> raw[component_name][set_name][set_negated])
              | raw[hexfloat_text][set_float]
              | raw[decfloat_text][set_float]
              | raw[int_text][set_int]
              | ('-' >> raw[component_name][set_name][set_minus])
              | (lit('_') >> !followsym)[set_kind(operand_kind::sink)]
-             | (raw[component_name][set_name] >> -offset)
              | vector_body
              | (lit('[')[set_kind(operand_kind::address)] >> address_base >> *(',' >> addr_part[push]) > ']')
              | (lit('(')[set_kind(operand_kind::list)] >> -(simple[push] >> *(',' >> must(simple[push], "an argument"))) > ')')
              // A malformed number (0f3F80000, 12abc): reported by the builder with its text.
-             | raw[lexeme[x3::digit >> *(followsym | char_('.'))]][set_bad_number]);
+             | raw[lexeme[digit_c >> *(followsym | char_('.'))]][set_bad_number]);
 
 // a|b pairs (setp/shfl destinations): a two-element pipe operand.
 const auto wrap_first = [](auto& ctx) {
@@ -103,8 +105,8 @@ const auto set_opcode = [](auto& ctx) {
 };
 const auto push_operand = [](auto& ctx) { x3::_val(ctx).operands.push_back(std::move(x3::_attr(ctx))); };
 
-const auto modifier_word = +(x3::alnum | char_('_') | lit("::"));
-const auto opcode_text = lexeme[x3::alpha >> *(x3::alnum | char_('_')) >> *('.' >> modifier_word)];
+const auto modifier_word = +(alnum_c | char_('_') | lit("::"));
+const auto opcode_text = lexeme[alpha_c >> *(alnum_c | char_('_')) >> *('.' >> modifier_word)];
 
 const auto instruction_def =
     here >> -('@' >> -lit('!')[set_guard_neg] >> must(raw[identifier][set_guard], "a predicate register after '@'")) >>
