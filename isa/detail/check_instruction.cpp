@@ -63,9 +63,9 @@ bool fits(operand_class c, const operand& op) {
 
 class row_checker {
 public:
-    row_checker(const module& m, const module_facts& f, const instruction& ins, const op_info& row,
+    row_checker(const module_facts& f, const instruction& ins, const op_info& row,
                 std::span<const std::string_view> words, std::span<const pos_t> word_pos, std::string_view name)
-        : m_(m), f_(f), ins_(ins), row_(row), words_(words), word_pos_(word_pos), name_(name) {}
+        : f_(f), ins_(ins), row_(row), words_(words), word_pos_(word_pos), name_(name) {}
 
     std::vector<problem> run() {
         requirements(row_.min_ptx, row_.target, word_pos_[0], name_);
@@ -184,7 +184,6 @@ private:
         }
     }
 
-    const module& m_;
     const module_facts& f_;
     const instruction& ins_;
     const op_info& row_;
@@ -257,7 +256,7 @@ bool check_instruction(const module& m, const module_facts& facts, const instruc
     const op_info* best_row = nullptr;
     for (const op_info* row : cands) {
         if (row->key_words.size() != best_len || row->key != key) continue;
-        auto probs = row_checker(m, facts, ins, *row, ws, std::span<const pos_t>(word_pos.data(), n), key).run();
+        auto probs = row_checker(facts, ins, *row, ws, std::span<const pos_t>(word_pos.data(), n), key).run();
         if (probs.empty()) {
             cache.add();
             return true;
