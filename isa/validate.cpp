@@ -99,8 +99,9 @@ private:
             uint32_t sm;
             std::string suffix;
             if (parse_target_name(name, sm, suffix)) {
-                if (!facts_.target.empty()) {
-                    error(m_.target_pos, fmt::format(".target names two architectures: {} and {}", facts_.target, name));
+                if (!facts_.target.empty()) { // ptxas takes this and compiles for the -arch it is given
+                    d_.report(severity::warning, *m_.source, m_.target_pos,
+                              fmt::format(".target names two architectures; checking against the first, {}", facts_.target));
                     continue;
                 }
                 uint32_t need = min_version_for(sm, suffix);
@@ -147,7 +148,7 @@ private:
         while (d > 0 && base[d - 1] >= '0' && base[d - 1] <= '9') --d;
         std::string_view digits = base.substr(d);
         if (d == base.size() || d == 0 || digits.size() > 18) return in;
-        if (digits.size() > 1 && digits[0] == '0') return in; // %r01 is not in %r<100>
+        // %r01 is %r1 to ptxas, so leading zeros are fine.
         for (char c : digits) in.number = in.number * 10 + static_cast<uint64_t>(c - '0');
         in.prefix = prefix_id(base.substr(0, d));
         return in;

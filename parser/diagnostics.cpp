@@ -1,6 +1,7 @@
 #include "parser/diagnostics.hpp"
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <ostream>
 
 namespace ptxsim::parser {
@@ -30,10 +31,18 @@ void print_text(std::ostream& out, const diagnostic& d) {
     if (d.line) out << ':' << d.line << ':' << d.col;
     out << ": " << to_string(d.level) << ": " << d.message << '\n';
     if (d.line == 0) return;
+    // Long lines (minified or generated PTX) are shown as a window around
+    // the column so one diagnostic stays one screen line.
+    constexpr size_t window = 100;
+    std::string_view line = d.source_line;
+    size_t col = d.col ? d.col - 1 : 0;
+    size_t first = col > window ? col - window : 0;
+    size_t last = std::min(line.size(), col + window);
+    std::string_view shown = line.substr(std::min(first, line.size()), last - std::min(first, line.size()));
+    std::string_view lead = first ? "..." : "";
+    out << "  " << lead << shown << (last < line.size() ? "..." : "") << "\n  " << lead;
     // Tabs are kept so the caret lines up under the same characters.
-    out << "  " << d.source_line << "\n  ";
-    for (uint32_t i = 1; i < d.col && i - 1 < d.source_line.size(); ++i)
-        out << (d.source_line[i - 1] == '\t' ? '\t' : ' ');
+    for (size_t i = first; i < col && i < line.size(); ++i) out << (line[i] == '\t' ? '\t' : ' ');
     out << "^\n";
 }
 

@@ -40,7 +40,36 @@ public:
 
 private:
     // ---------------------------------------------------------------- lexing helpers
-    void skip_ws() { it_ = skip_ws_from(it_); }
+    void skip_ws() {
+        it_ = skip_ws_from(it_);
+        if (it_ == end_ && !comment_checked_) { // report a /* that never closes, once
+            comment_checked_ = true;
+            if (const char* open = unterminated_comment())
+                error(open, "'/*' comment is not closed before the end of the file");
+        }
+    }
+    // The start of a block comment that runs to the end of the file, if any.
+    const char* unterminated_comment() const {
+        const char* p = begin_;
+        while (p < end_) {
+            if (*p == '"') { // strings may contain "/*"
+                ++p;
+                while (p < end_ && *p != '"' && *p != '\n') ++p;
+            } else if (*p == '/' && p + 1 < end_ && p[1] == '/') {
+                while (p < end_ && *p != '\n') ++p;
+            } else if (*p == '/' && p + 1 < end_ && p[1] == '*') {
+                const char* open = p;
+                p += 2;
+                while (p + 1 < end_ && !(p[0] == '*' && p[1] == '/')) ++p;
+                if (p + 1 >= end_) return open;
+                p += 2;
+                continue;
+            }
+            ++p;
+        }
+        return nullptr;
+    }
+
     const char* skip_ws_from(const char* p) const {
         while (p < end_) {
             char c = *p;
@@ -100,16 +129,20 @@ private:
         return fmt::format("'{}'", *p);
     }
 
-    // Skips past the next ';', or up to (not past) the next '}' or end of file.
+    // From the start of a failed statement: skips past its ';', or up to (not
+    // past) a '}' that closes the enclosing block, or to end of file. Braces
+    // opened inside the statement ({%r1, %r2}) are skipped with it.
     void recover() {
         const char* start = it_;
+        int depth = 0;
         while (it_ < end_) {
             char c = *it_;
             if (c == ';') {
                 ++it_;
                 return;
             }
-            if (c == '}') break;
+            if (c == '{') ++depth;
+            if (c == '}' && depth-- == 0) break;
             if (c == '"') { // a string may hold ';' or '}'
                 ++it_;
                 while (it_ < end_ && *it_ != '"' && *it_ != '\n') ++it_;
@@ -118,6 +151,34 @@ private:
         }
         if (it_ == start && it_ < end_ && *it_ == '}' && depth_ == 0) ++it_; // never stall at top level
     }
+
+    // Grammar rules recurse on nested initialiser braces and parentheses;
+    // a statement nested deeper than any real PTX is rejected before it
+    // reaches them, so no input can exhaust the stack.
+    static constexpr int max_nesting = 64;
+    static constexpr int max_block_depth = 256;
+    enum class scan_until { semicolon, body, line };
+    bool nesting_ok(scan_until until) {
+        int depth = 0;
+        const char* too_deep = nullptr;
+        const char* p = it_;
+        for (; p < end_; ++p) {
+            char c = *p;
+            if (c == ';' && depth <= 0) break;
+            if (c == '{' && until == scan_until::body && depth <= 0) break;
+            if (c == '\n' && until == scan_until::line) break;
+            if (c == '{' || c == '(') {
+                if (++depth > max_nesting && !too_deep) too_deep = p;
+            } else if (c == '}' || c == ')') {
+                --depth;
+            }
+        }
+        if (!too_deep) return true;
+        error(too_deep, fmt::format("nested more than {} levels deep", max_nesting));
+        it_ = p < end_ && *p == ';' ? p + 1 : p; // skip the whole statement
+        return false;
+    }
+
     // Skips a balanced { ... } starting at '{'.
     void skip_braces() {
         int depth = 0;
@@ -159,7 +220,10 @@ private:
         } else if (w == "target") {
             std::vector<std::string_view> names;
             if (!parse_target(it_, end_, names, f)) return fail_line(f, ".target directive");
-            if (!m_.target.empty()) error(start, "duplicate .target directive");
+            if (!m_.target.empty()) { // ptxas takes a repeated .target; the first one counts
+                d_.report(severity::warning, *m_.source, b_.pos(start), "a second .target directive is ignored");
+                return;
+            }
             m_.target = b_.intern_all(names);
             m_.target_pos = b_.pos(start);
         } else if (w == "address_size") {
@@ -197,7 +261,7 @@ private:
             error(it_, fmt::format("unknown directive '.{}'", w));
             recover();
         } else {
-            raw_decl_.head.clear();
+            if (!nesting_ok(scan_until::semicolon)) return;
             if (!parse_declaration(it_, end_, raw_decl_, f)) return fail(f, "declaration");
             decls_.clear();
             b_.make_decls(raw_decl_, decls_);
@@ -241,8 +305,9 @@ private:
     void function_def(std::vector<toplevel>& items) {
         parse_failure f;
         raw_function_head head;
-        if (!parse_function_head(it_, end_, head, f)) {
-            report(f, "function declaration");
+        bool nested_ok = nesting_ok(scan_until::body);
+        if (!nested_ok || !parse_function_head(it_, end_, head, f)) {
+            if (nested_ok) report(f, "function declaration");
             // Skip the rest of the declaration, including a body.
             while (it_ < end_ && *it_ != ';' && *it_ != '{') ++it_;
             if (it_ < end_ && *it_ == '{') skip_braces();
@@ -286,6 +351,7 @@ private:
                 ++it_;
                 break;
             }
+            if (!nesting_ok(scan_until::line)) continue;
             if (!parse_section_entry(it_, end_, raw, f)) {
                 report(f, "section");
                 recover();
@@ -331,6 +397,11 @@ private:
         char c = *it_;
         parse_failure f;
         if (c == '{') {
+            if (depth_ >= max_block_depth) {
+                error(it_, fmt::format("blocks nested more than {} levels deep", max_block_depth));
+                skip_braces();
+                return;
+            }
             ++it_;
             block_stmt blk;
             blk.pos = b_.pos(start);
@@ -349,6 +420,7 @@ private:
                 if (!parse_pragma(it_, end_, strings, f)) return fail(f, ".pragma directive");
                 stmts.push_back({b_.make_pragma(start, strings)});
             } else if (is_decl_word(w)) {
+                if (!nesting_ok(scan_until::semicolon)) return;
                 if (!parse_declaration(it_, end_, raw_decl_, f)) return fail(f, "declaration");
                 decls_.clear();
                 b_.make_decls(raw_decl_, decls_);
@@ -382,6 +454,7 @@ private:
             std::string_view w = dot_word(it_);
             if (w == "callprototype") {
                 raw_prototype rp;
+                if (!nesting_ok(scan_until::semicolon)) return;
                 if (!parse_prototype(it_, end_, rp, f)) return fail(f, ".callprototype");
                 stmts.push_back({m_.nodes.make(b_.make_prototype(rp, label, b_.pos(start)))});
                 return;
@@ -415,6 +488,7 @@ private:
     const char* it_;
     const char* end_;
     int depth_ = 0;
+    bool comment_checked_ = false;
     raw_instruction raw_ins_;
     raw_decl raw_decl_;
     std::vector<var_decl> decls_;

@@ -202,6 +202,7 @@ private:
             out_ += s(pd.name);
             for (uint32_t i = 0; i < pd.values.size(); ++i) out_ += fmt::format("{}{}", i ? ", " : " ", pd.values[i]);
             for (uint32_t i = 0; i < pd.strings.size(); ++i) out_ += fmt::format("{}\"{}\"", i ? ", " : " ", s(pd.strings[i]));
+            if (!pd.strings.empty()) out_ += ';';
             out_ += '\n';
         }
         if (!f->has_body) {

@@ -6,17 +6,24 @@
 
 namespace ptxsim::parser::detail {
 
+namespace {
+const char* bad_integer_message(uint8_t flags) {
+    return (flags & raw_bad_expr) ? "invalid constant expression: division by zero, or a literal that does not fit in 64 bits"
+                                  : "integer literal does not fit in 64 bits";
+}
+} // namespace
+
 operand builder::make_operand(const raw_operand& raw) {
     operand op;
     op.kind = raw.kind;
-    op.flags = raw.flags & ~raw_bad_number;
+    op.flags = raw.flags & ~(raw_bad_number | raw_bad_expr);
     op.name = raw.name.empty() || (raw.flags & raw_bad_number) ? no_symbol : intern(raw.name);
     op.value = raw.value;
     op.pos = pos(raw.pos);
     if (raw.flags & raw_bad_number) {
         if (!raw.name.empty()) error(raw.pos, fmt::format("invalid numeric literal '{}'", raw.name));
         else if (raw.kind == operand_kind::f64 || raw.kind == operand_kind::f32) error(raw.pos, "invalid floating-point literal");
-        else error(raw.pos, "integer literal does not fit in 64 bits");
+        else error(raw.pos, bad_integer_message(raw.flags));
     }
     if (!raw.elems.empty()) {
         std::vector<operand> elems;
@@ -70,8 +77,7 @@ init_item builder::make_init_item(const raw_init& raw) {
     if (!raw.sym.empty()) it.sym = intern(raw.sym);
     if (!raw.sym2.empty()) it.sym2 = intern(raw.sym2);
     if (raw.flags & raw_bad_number)
-        error(raw.pos, raw.kind == init_kind::integer ? "integer literal does not fit in 64 bits"
-                                                      : "invalid floating-point literal");
+        error(raw.pos, raw.kind == init_kind::integer ? bad_integer_message(raw.flags) : "invalid floating-point literal");
     if (!raw.elems.empty()) {
         std::vector<init_item> elems;
         elems.reserve(raw.elems.size());
@@ -93,7 +99,7 @@ initializer builder::make_initializer(const std::vector<raw_init>& items, bool b
         std::vector<int64_t> values;
         values.reserve(items.size());
         for (const auto& i : items) {
-            if (i.flags & raw_bad_number) error(i.pos, "integer literal does not fit in 64 bits");
+            if (i.flags & raw_bad_number) error(i.pos, bad_integer_message(i.flags));
             values.push_back(i.value);
         }
         init.ints = m_.nodes.copy(values);
@@ -188,8 +194,8 @@ void builder::make_decls(const raw_decl& raw, std::vector<var_decl>& out) {
         v.name = intern(d.name);
         v.is_range = d.is_range;
         v.range = static_cast<uint32_t>(d.range);
-        if (d.is_range && (d.range == 0 || d.range > (1u << 24)))
-            error(d.pos, fmt::format("register range <{}> must be between 1 and {}", d.range, 1u << 24));
+        if (d.is_range && d.range > (1u << 24)) // <0> is legal (ptxas takes it) and declares nothing
+            error(d.pos, fmt::format("register range <{}> is larger than {}", d.range, 1u << 24));
         if (!d.dims.empty()) {
             std::vector<uint64_t> dims;
             for (size_t i = 0; i < d.dims.size(); ++i) {

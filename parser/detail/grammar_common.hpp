@@ -3,6 +3,7 @@
 // identifiers, literals and position capture. Included only by grammar_*.cpp.
 #include <boost/spirit/home/x3.hpp>
 
+#include "parser/detail/const_expr.hpp"
 #include "parser/detail/grammar.hpp"
 
 namespace ptxsim::parser::detail::g {
@@ -89,6 +90,22 @@ struct position_parser : x3::parser<position_parser> {
 };
 const position_parser here{};
 
+// An integer constant expression (const_expr.hpp) as an X3 parser whose
+// attribute is its const_value.
+struct const_expr_parser : x3::parser<const_expr_parser> {
+    using attribute_type = const_value;
+    static bool const has_attribute = true;
+    template <class It, class Ctx, class RCtx, class Attr>
+    bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+        x3::skip_over(first, last, ctx);
+        const_value v;
+        if (!parse_const_expr(first, last, v)) return false;
+        if constexpr (!std::is_same_v<std::decay_t<Attr>, x3::unused_type>) attr = v;
+        return true;
+    }
+};
+const const_expr_parser const_expr{};
+
 // must(p, "a line number"): like `> p`, but a failure names what was
 // expected in words instead of X3's type name for p.
 template <class Subject>
@@ -114,17 +131,19 @@ auto must(P const& p, const char* what) {
 // into a parse_failure with the furthest position seen.
 template <class Rule, class Attr>
 bool run(const char*& it, const char* end, const Rule& rule, Attr& attr, parse_failure& fail, const char* what) {
+    // On failure `it` goes back to the statement's start, where the
+    // driver's recovery begins.
     const char* start = it;
     try {
         if (x3::phrase_parse(it, end, rule, skipper, attr)) return true;
-        fail.where = it == start ? start : it;
+        fail.where = it;
         fail.expected = what;
-        return false;
     } catch (const x3::expectation_failure<const char*>& e) {
         fail.where = e.where();
         fail.expected = e.which();
-        return false;
     }
+    it = start;
+    return false;
 }
 
 } // namespace ptxsim::parser::detail::g

@@ -39,9 +39,10 @@ const auto word_def =
 const auto set_kind = [](init_kind k) { return [k](auto& ctx) { x3::_val(ctx).kind = k; }; };
 const auto set_int = [](auto& ctx) {
     auto& v = x3::_val(ctx);
-    bool u;
+    const const_value& c = x3::_attr(ctx);
     v.kind = init_kind::integer;
-    if (!convert_integer(view(x3::_attr(ctx)), v.value, u)) v.flags |= raw_bad_number;
+    v.value = c.value;
+    if (c.bad) v.flags |= raw_bad_number | (c.compound ? raw_bad_expr : 0);
 };
 const auto set_float = [](auto& ctx) {
     auto& v = x3::_val(ctx);
@@ -56,28 +57,21 @@ const auto set_sym2 = [](auto& ctx) {
 };
 const auto add_offset = [](auto& ctx) {
     auto& v = x3::_val(ctx);
-    int64_t off;
-    bool u;
-    if (!convert_integer(view(x3::_attr(ctx)), off, u)) v.flags |= raw_bad_number;
-    v.value = static_cast<int64_t>(static_cast<uint64_t>(v.value) + static_cast<uint64_t>(off));
-};
-const auto sub_offset = [](auto& ctx) {
-    auto& v = x3::_val(ctx);
-    int64_t off;
-    bool u;
-    if (!convert_integer(view(x3::_attr(ctx)), off, u)) v.flags |= raw_bad_number;
-    v.value = static_cast<int64_t>(static_cast<uint64_t>(v.value) - static_cast<uint64_t>(off));
+    const const_value& c = x3::_attr(ctx);
+    if (c.bad) v.flags |= raw_bad_number | (c.compound ? raw_bad_expr : 0);
+    v.value = static_cast<int64_t>(static_cast<uint64_t>(v.value) + static_cast<uint64_t>(c.value));
 };
 const auto push_elem = [](auto& ctx) { x3::_val(ctx).elems.push_back(std::move(x3::_attr(ctx))); };
 
-const auto sym_tail = *(('+' >> raw[int_text][add_offset]) | ('-' >> raw[int_text][sub_offset]) |
-                        ('-' >> raw[identifier][set_sym2]));
+// sym+4, sym-4, sym + 2*8 (one constant expression with its sign), or sym-sym2
+const auto sym_tail = -((&char_("+-") >> const_expr[add_offset]) | ('-' >> raw[identifier][set_sym2] >>
+                                                                     -(&char_("+-") >> const_expr[add_offset])));
 
 const auto init_item_def =
     here >> ((lit('{')[set_kind(init_kind::nested)] >> -(init_item[push_elem] % ',') > '}')
              | raw[hexfloat_text][set_float]
              | raw[decfloat_text][set_float]
-             | raw[int_text][set_int]
+             | const_expr[set_int]
              | (lit("generic")[set_kind(init_kind::generic)] >> '(' >> must(raw[identifier][set_sym], "a variable name") > ')' >> sym_tail)
              | (raw[identifier][set_sym][set_kind(init_kind::symbol)] >> sym_tail)
              // debug sections refer to other sections by name: .b32 .debug_abbrev
@@ -115,8 +109,10 @@ const auto param_def = here >> +(word[push_word]) >> declarator[push_name];
 const auto set_perf_name = [](auto& ctx) { x3::_val(ctx).name = view(x3::_attr(ctx)); };
 const auto push_value = [](auto& ctx) { x3::_val(ctx).values.push_back(x3::_attr(ctx)); };
 const auto push_string = [](auto& ctx) { x3::_val(ctx).strings.push_back(view(x3::_attr(ctx))); };
+// .maxntid 256, 1, 1  /  .noreturn  /  .pragma "nounroll";  (ptxas takes a
+// .pragma, with its ';', between an entry's parameters and its body)
 const auto perf_def = here >> lexeme['.' >> raw[modifier_word][set_perf_name]] >>
-                      -((uint64[push_value] % ',') | (quoted[push_string] % ','));
+                      -((uint64[push_value] % ',') | ((quoted[push_string] % ',') >> -lit(';')));
 
 const auto head_push_word = [](auto& ctx) { x3::_val(ctx).words.push_back(std::move(x3::_attr(ctx))); };
 const auto head_has_ret = [](auto& ctx) { x3::_val(ctx).has_ret = true; };

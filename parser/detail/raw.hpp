@@ -13,6 +13,7 @@ namespace ptxsim::parser::detail {
 
 enum raw_flags : uint8_t {
     raw_bad_number = 0x80,  // a literal that does not fit (reported by the builder)
+    raw_bad_expr = 0x40,    // with raw_bad_number: in a constant expression (or a division by zero)
 };
 
 struct raw_operand {

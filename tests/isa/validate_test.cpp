@@ -29,7 +29,7 @@ TEST(validate, forward_branches_resolve) {
 
 TEST(validate, register_ranges_bound_the_names) {
     EXPECT_EQ(lint("mov.u32 %r4, 0;"), std::vector<std::string>{"9:9: error: '%r4' is not declared"});
-    EXPECT_EQ(lint("mov.u32 %r01, 0;"), std::vector<std::string>{"9:9: error: '%r01' is not declared"});
+    EXPECT_TRUE(lint("mov.u32 %r01, 0;").empty()); // ptxas reads %r01 as %r1
 }
 
 TEST(validate, wgmma_needs_sm_90a) {

@@ -327,3 +327,87 @@ TEST(grammar, positions_give_file_line_and_column) {
 
 } // namespace
 } // namespace ptxsim::test
+
+namespace ptxsim::test {
+namespace {
+
+using namespace parser;
+
+int64_t mov_value(const std::string& expr) {
+    body_fixture f("mov.u32 %r1, " + expr + ";");
+    EXPECT_TRUE(messages(f.p.diags).empty()) << expr << ": " << messages(f.p.diags)[0];
+    EXPECT_EQ(f.ins().operands[1].kind, operand_kind::integer) << expr;
+    return f.ins().operands[1].value;
+}
+
+TEST(grammar, constant_expressions_follow_c_precedence) {
+    EXPECT_EQ(mov_value("(1+2)*3"), 9);
+    EXPECT_EQ(mov_value("1+2*3"), 7);
+    EXPECT_EQ(mov_value("1<<4"), 16);
+    EXPECT_EQ(mov_value("0x10 | 0x1"), 17);
+    EXPECT_EQ(mov_value("~0"), -1);
+    EXPECT_EQ(mov_value("!0"), 1);
+    EXPECT_EQ(mov_value("-(-5)"), 5);
+    EXPECT_EQ(mov_value("- 1"), -1);
+    EXPECT_EQ(mov_value("(3)"), 3);
+    EXPECT_EQ(mov_value("1 == 1"), 1);
+    EXPECT_EQ(mov_value("(3 > 2) ? 5 : 6"), 5);
+    EXPECT_EQ(mov_value("7 / 2"), 3);
+    EXPECT_EQ(mov_value("-7 / 2"), -3);             // signed division truncates
+    EXPECT_EQ(mov_value("0xFFFFFFFFFFFFFFFFU >> 60"), 15); // unsigned shift is logical
+    EXPECT_EQ(mov_value("-16 >> 2"), -4);           // signed shift is arithmetic
+    EXPECT_EQ(mov_value("-1 < 0U"), 0);             // compared as unsigned
+    EXPECT_EQ(mov_value("1 && 0 || 1"), 1);
+}
+
+TEST(grammar, address_offsets_are_constant_expressions) {
+    body_fixture f("ld.global.u32 %r1, [%rd1 + 1 + 2];\nld.global.u32 %r1, [%rd1 - 1 + 2];\nld.global.u32 %r1, [%rd1+(2*4)];\n"
+                   "ld.global.u32 %r1, [%rd1+-4];");
+    ASSERT_TRUE(messages(f.p.diags).empty()) << messages(f.p.diags)[0];
+    EXPECT_EQ(f.ins(0).operands[1].value, 3);
+    EXPECT_EQ(f.ins(1).operands[1].value, 1);
+    EXPECT_EQ(f.ins(2).operands[1].value, 8);
+    EXPECT_EQ(f.ins(3).operands[1].value, -4);
+}
+
+TEST(grammar, an_or_after_a_constant_is_not_taken_from_a_pipe) {
+    body_fixture f("setp.eq.s32 %p1|%p2, %r1, 5;\nmov.u32 %r2, 4|1;");
+    ASSERT_TRUE(messages(f.p.diags).empty()) << messages(f.p.diags)[0];
+    EXPECT_EQ(f.ins(0).operands[0].kind, operand_kind::pipe);
+    EXPECT_EQ(f.ins(1).operands[1].value, 5);
+}
+
+TEST(grammar, initialisers_take_constant_expressions) {
+    auto p = parse_text(std::string(header) + ".global .u32 a[3] = {1+1, 2*3, (1<<8)-1};\n"
+                                              ".global .u64 b = a+4*2;\n", true);
+    ASSERT_TRUE(messages(p.diags).empty()) << messages(p.diags)[0];
+    auto a = std::get<const var_decl*>(p.m.items[0].node);
+    ASSERT_EQ(a->init.ints.size(), 3u);
+    EXPECT_EQ(a->init.ints[2], 255);
+    auto b = std::get<const var_decl*>(p.m.items[1].node);
+    EXPECT_EQ(b->init.items[0].value, 8);
+}
+
+TEST(grammar, pragma_between_entry_header_and_body) {
+    auto p = parse_text(std::string(header) + ".visible .entry k() .maxntid 32, 1, 1 .pragma \"nounroll\"; { ret; }\n", true);
+    ASSERT_TRUE(messages(p.diags).empty()) << messages(p.diags)[0];
+    auto f = std::get<const function*>(p.m.items[0].node);
+    ASSERT_EQ(f->directives.size(), 2u);
+    EXPECT_EQ(p.m.str(f->directives[1].strings[0]), "nounroll");
+    EXPECT_NE(print(p.m).find(".pragma \"nounroll\";\n{"), std::string::npos) << print(p.m);
+}
+
+TEST(grammar, repeated_targets_are_warnings_as_ptxas_accepts_them) {
+    auto p = parse_text(".version 9.0\n.target sm_90a, sm_90\n.target sm_80\n.address_size 64\n", true);
+    EXPECT_FALSE(p.diags.has_errors());
+    EXPECT_EQ(messages(p.diags), (std::vector<std::string>{"3:1: warning: a second .target directive is ignored",
+                                                           "2:1: warning: .target names two architectures; checking against the first, sm_90a"}));
+}
+
+TEST(grammar, empty_register_range_is_legal) {
+    body_fixture f(".reg .b32 %q<0>;\nret;");
+    EXPECT_TRUE(messages(f.p.diags).empty()) << messages(f.p.diags)[0];
+}
+
+} // namespace
+} // namespace ptxsim::test

@@ -69,5 +69,13 @@ TEST(cli, print_writes_canonical_text) {
     EXPECT_EQ(r.out, ".version 9.0\n.target sm_90a\n.address_size 64\n\n.visible .entry k()\n{\n\tret;\n}\n");
 }
 
+TEST(cli, print_with_syntax_errors_prints_nothing_and_exits_1) {
+    std::string f = write_temp("ptxsim_cli_syntax.ptx", std::string(header) + ".visible .entry k()\n{\n\tret\n}\n");
+    auto r = run_ptxsim("print '" + f + "'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find(":6:5: error: expected ';' in instruction, found '}'"), std::string::npos) << r.err;
+}
+
 } // namespace
 } // namespace ptxsim::test
