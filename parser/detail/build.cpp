@@ -25,12 +25,7 @@ operand builder::make_operand(const raw_operand& raw) {
         else if (raw.kind == operand_kind::f64 || raw.kind == operand_kind::f32) error(raw.pos, "invalid floating-point literal");
         else error(raw.pos, bad_integer_message(raw.flags));
     }
-    if (!raw.elems.empty()) {
-        std::vector<operand> elems;
-        elems.reserve(raw.elems.size());
-        for (const auto& e : raw.elems) elems.push_back(make_operand(e));
-        op.elems = m_.nodes.copy(elems);
-    }
+    op.elems = convert_all<operand>(raw.elems, [this](const raw_operand& e) { return make_operand(e); });
     return op;
 }
 
@@ -57,16 +52,7 @@ instruction builder::make_instruction(const raw_instruction& raw) {
     }
     ins.modifiers = m_.nodes.copy(std::span<const symbol>(mods.data(), n));
     ins.opcode_end = pos(raw.opcode_pos) + static_cast<pos_t>(raw.opcode.size());
-    if (raw.operands.size() <= 8) {
-        std::array<operand, 8> ops;
-        for (size_t i = 0; i < raw.operands.size(); ++i) ops[i] = make_operand(raw.operands[i]);
-        ins.operands = m_.nodes.copy(std::span<const operand>(ops.data(), raw.operands.size()));
-    } else {
-        std::vector<operand> ops;
-        ops.reserve(raw.operands.size());
-        for (const auto& o : raw.operands) ops.push_back(make_operand(o));
-        ins.operands = m_.nodes.copy(ops);
-    }
+    ins.operands = convert_all<operand>(raw.operands, [this](const raw_operand& o) { return make_operand(o); });
     return ins;
 }
 
@@ -78,12 +64,7 @@ init_item builder::make_init_item(const raw_init& raw) {
     if (!raw.sym2.empty()) it.sym2 = intern(raw.sym2);
     if (raw.flags & raw_bad_number)
         error(raw.pos, raw.kind == init_kind::integer ? bad_integer_message(raw.flags) : "invalid floating-point literal");
-    if (!raw.elems.empty()) {
-        std::vector<init_item> elems;
-        elems.reserve(raw.elems.size());
-        for (const auto& e : raw.elems) elems.push_back(make_init_item(e));
-        it.elems = m_.nodes.copy(elems);
-    }
+    it.elems = convert_all<init_item>(raw.elems, [this](const raw_init& e) { return make_init_item(e); });
     return it;
 }
 
@@ -104,10 +85,7 @@ initializer builder::make_initializer(const std::vector<raw_init>& items, bool b
         }
         init.ints = m_.nodes.copy(values);
     } else {
-        std::vector<init_item> out;
-        out.reserve(items.size());
-        for (const auto& i : items) out.push_back(make_init_item(i));
-        init.items = m_.nodes.copy(out);
+        init.items = convert_all<init_item>(items, [this](const raw_init& i) { return make_init_item(i); });
     }
     return init;
 }
@@ -216,10 +194,7 @@ var_decl builder::make_param(const raw_decl& raw) {
 }
 
 list<var_decl> builder::make_params(const std::vector<raw_decl>& raw) {
-    std::vector<var_decl> out;
-    out.reserve(raw.size());
-    for (const auto& r : raw) out.push_back(make_param(r));
-    return m_.nodes.copy(out);
+    return convert_all<var_decl>(raw, [this](const raw_decl& r) { return make_param(r); });
 }
 
 function builder::make_function_head(const raw_function_head& raw) {

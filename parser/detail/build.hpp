@@ -2,6 +2,8 @@
 // Turns raw grammar output into arena AST nodes: interns strings, converts
 // literals, interprets declaration qualifiers, and reports what the lenient
 // grammar let through (unknown qualifiers, literals that do not fit).
+#include <array>
+#include <span>
 #include <vector>
 
 #include "parser/ast.hpp"
@@ -33,6 +35,22 @@ public:
     list<symbol> intern_all(const std::vector<std::string_view>& names);
 
 private:
+    // Converts each raw element with `f` into arena storage; short lists
+    // (most operand lists) go through a stack buffer, not the heap.
+    template <class Out, class In, class F>
+    list<Out> convert_all(const std::vector<In>& in, F&& f) {
+        if (in.empty()) return {};
+        if (in.size() <= 8) {
+            std::array<Out, 8> buf;
+            for (size_t i = 0; i < in.size(); ++i) buf[i] = f(in[i]);
+            return m_.nodes.copy(std::span<const Out>(buf.data(), in.size()));
+        }
+        std::vector<Out> out;
+        out.reserve(in.size());
+        for (const auto& e : in) out.push_back(f(e));
+        return m_.nodes.copy(out);
+    }
+
     operand make_operand(const raw_operand& raw);
     initializer make_initializer(const std::vector<raw_init>& items, bool braced, const char* where);
     init_item make_init_item(const raw_init& raw);
