@@ -16,6 +16,7 @@ usage: ptxsim <command> [options] [args]
 commands:
   lint FILE...    parse and validate PTX; errors as file:line:col on stderr
   print FILE      print the canonical form of a PTX file on stdout
+  run LAUNCH.json run the kernels of a launch file on the CPU
 
 options:
   -h, --help      this text (ptxsim <command> --help for a command's options)
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
     try {
         if (cmd == "lint") return cmd_lint(rest);
         if (cmd == "print") return cmd_print(rest);
+        if (cmd == "run") return cmd_run(rest);
     } catch (const std::exception& e) {
         std::cerr << "ptxsim: internal error: " << e.what() << '\n';
         return exit_usage;

@@ -1,0 +1,382 @@
+// Decoding: three passes over a function body.
+//  1. layout: parameters, .local and .shared variables get offsets;
+//  2. labels: every label gets the index of the instruction that follows it,
+//     per block (labels are block-scoped, inlined asm repeats them);
+//  3. instructions: registers become slots (a new slot per declaration, so
+//     shadowing works), operands are resolved, and the table row's decoder
+//     from isa/sem fills in the handler.
+#include "isa/decode.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <unordered_map>
+
+#include "isa/match.hpp"
+#include "isa/sem/registry.hpp"
+
+namespace ptxsim::isa {
+namespace {
+
+using namespace parser;
+
+uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+
+uint32_t decl_bytes(const var_decl& v) {
+    uint32_t n = size_of(v.type) * (v.vec ? v.vec : 1);
+    for (uint64_t d : v.dims) n *= static_cast<uint32_t>(d ? d : 0);
+    return n;
+}
+
+struct special_name {
+    std::string_view name;
+    special_reg reg;
+};
+constexpr special_name special_names[] = {
+    {"%tid.x", special_reg::tid_x}, {"%tid.y", special_reg::tid_y}, {"%tid.z", special_reg::tid_z},
+    {"%ntid.x", special_reg::ntid_x}, {"%ntid.y", special_reg::ntid_y}, {"%ntid.z", special_reg::ntid_z},
+    {"%ctaid.x", special_reg::ctaid_x}, {"%ctaid.y", special_reg::ctaid_y}, {"%ctaid.z", special_reg::ctaid_z},
+    {"%nctaid.x", special_reg::nctaid_x}, {"%nctaid.y", special_reg::nctaid_y}, {"%nctaid.z", special_reg::nctaid_z},
+    {"%laneid", special_reg::laneid}, {"%warpid", special_reg::warpid}, {"%nwarpid", special_reg::nwarpid},
+    {"%smid", special_reg::smid}, {"%nsmid", special_reg::nsmid}, {"%gridid", special_reg::gridid},
+    {"%clock", special_reg::clock}, {"%clock_hi", special_reg::clock_hi}, {"%clock64", special_reg::clock64},
+    {"%globaltimer", special_reg::globaltimer}, {"%globaltimer_lo", special_reg::globaltimer_lo},
+    {"%globaltimer_hi", special_reg::globaltimer_hi}, {"%lanemask_eq", special_reg::lanemask_eq},
+    {"%lanemask_le", special_reg::lanemask_le}, {"%lanemask_lt", special_reg::lanemask_lt},
+    {"%lanemask_ge", special_reg::lanemask_ge}, {"%lanemask_gt", special_reg::lanemask_gt},
+    {"%dynamic_smem_size", special_reg::dynamic_smem_size}, {"%total_smem_size", special_reg::total_smem_size},
+    // A plain %tid reads as %tid.x in 32-bit contexts; nvcc always writes the component.
+};
+
+std::optional<special_reg> special_of(std::string_view n) {
+    for (const auto& s : special_names)
+        if (s.name == n) return s.reg;
+    if (n.substr(0, 7) == "%envreg" && n.size() > 7) {
+        unsigned v = 0;
+        for (char c : n.substr(7)) v = v * 10 + static_cast<unsigned>(c - '0');
+        if (v < 32) return static_cast<special_reg>(static_cast<unsigned>(special_reg::envreg0) + v);
+    }
+    return std::nullopt;
+}
+
+struct reg_binding {
+    uint32_t slot;
+    bool pred;
+};
+
+struct scope {
+    std::unordered_map<symbol, reg_binding> names;
+    std::unordered_map<std::string_view, std::pair<reg_binding, uint32_t>> ranges; // prefix -> (first, count)
+    const std::unordered_map<symbol, uint32_t>* labels = nullptr;
+};
+
+class decoder {
+public:
+    decoder(const decode_inputs& in, diagnostics& d) : in_(in), m_(*in.module), f_(*in.function), d_(d) {}
+
+    std::optional<decoded_function> run() {
+        out_.fn.name = std::string(m_.str(f_.name));
+        out_.fn.is_entry = f_.is_entry;
+        layout_params();
+        shared_top_ = in_.shared_base;
+        layout_variables(f_.body);
+        uint32_t count = 0;
+        index_labels(f_.body, count);
+        for (const auto& pd : f_.directives) {
+            auto name = m_.str(pd.name);
+            uint32_t* dst = name == "reqntid" ? out_.fn.reqntid : name == "maxntid" ? out_.fn.maxntid : nullptr;
+            if (dst)
+                for (uint32_t i = 0; i < pd.values.size() && i < 3; ++i) dst[i] = static_cast<uint32_t>(pd.values[i]);
+        }
+        out_.fn.code.reserve(count + 1);
+        body(f_.body);
+        // Falling off the end of a function returns.
+        exec_instruction ret;
+        ret.pos = f_.pos;
+        sem::find_decoder("exit")(matched_instruction{}, ret);
+        out_.fn.code.push_back(ret);
+        out_.shared_static_bytes = shared_top_;
+        out_.fn.reg_slots = next_reg_;
+        out_.fn.pred_slots = next_pred_;
+        if (failed_) return std::nullopt;
+        return std::move(out_);
+    }
+
+private:
+    void error(pos_t p, std::string msg) {
+        d_.error(*m_.source, p, std::move(msg));
+        failed_ = true;
+    }
+
+    void layout_params() {
+        uint32_t off = 0;
+        for (const auto& p : f_.params) {
+            uint32_t size = decl_bytes(p);
+            uint32_t align = p.align ? p.align : std::max<uint32_t>(1, size_of(p.type));
+            off = align_up(off, align);
+            out_.fn.params.push_back({std::string(m_.str(p.name)), off, size, align});
+            vars_[p.name] = {space::param, off};
+            off += size;
+        }
+        out_.fn.param_bytes = off;
+    }
+
+    // .local and .shared declarations anywhere in the body.
+    void layout_variables(list<statement> stmts) {
+        for (const auto& st : stmts) {
+            if (auto b = std::get_if<const block_stmt*>(&st.node)) {
+                layout_variables((*b)->body);
+                continue;
+            }
+            auto ds = std::get_if<decl_stmt>(&st.node);
+            if (!ds) continue;
+            const var_decl& v = *ds->decl;
+            uint32_t align = v.align ? v.align : std::max<uint32_t>(1, size_of(v.type));
+            if (v.space == state_space::local) {
+                out_.fn.local_bytes = align_up(out_.fn.local_bytes, align);
+                vars_[v.name] = {space::local, out_.fn.local_bytes};
+                out_.fn.local_bytes += decl_bytes(v);
+            } else if (v.space == state_space::shared) {
+                if (v.link == linkage::extern_) {
+                    extern_shared_.push_back(v.name);
+                    continue;
+                }
+                shared_top_ = align_up(shared_top_, align);
+                vars_[v.name] = {space::shared, shared_top_};
+                shared_top_ += decl_bytes(v);
+            }
+        }
+        // Dynamic shared memory starts after every static variable.
+        for (symbol s : extern_shared_) vars_[s] = {space::shared, align_up(shared_top_, 16)};
+    }
+
+    void index_labels(list<statement> stmts, uint32_t& count) {
+        auto& labels = labels_[stmts.begin()];
+        for (const auto& st : stmts) {
+            if (std::holds_alternative<instruction>(st.node)) ++count;
+            else if (auto l = std::get_if<label_stmt>(&st.node)) labels[l->name] = count;
+            else if (auto b = std::get_if<const block_stmt*>(&st.node)) index_labels((*b)->body, count);
+        }
+    }
+
+    void declare(scope& s, const var_decl& v) {
+        if (v.space != state_space::reg) return;
+        bool pred = v.type == data_type::pred;
+        uint32_t n = v.is_range ? v.range : 1;
+        uint32_t width = v.type == data_type::b128 ? 2 : 1; // b128 takes two 64-bit slots
+        uint32_t& next = pred ? next_pred_ : next_reg_;
+        reg_binding first{next, pred};
+        next += n * width;
+        if (v.is_range) s.ranges[m_.str(v.name)] = {first, n};
+        else s.names[v.name] = first;
+    }
+
+    std::optional<reg_binding> find_reg(symbol name) {
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+            auto n = it->names.find(name);
+            if (n != it->names.end()) return n->second;
+        }
+        std::string_view text = m_.str(name);
+        size_t d = text.size();
+        while (d > 0 && text[d - 1] >= '0' && text[d - 1] <= '9') --d;
+        if (d == text.size() || d == 0) return std::nullopt;
+        uint32_t idx = 0;
+        for (char c : text.substr(d)) idx = idx * 10 + static_cast<uint32_t>(c - '0');
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+            auto r = it->ranges.find(text.substr(0, d));
+            if (r != it->ranges.end() && idx < r->second.second) return reg_binding{r->second.first.slot + idx, r->second.first.pred};
+        }
+        return std::nullopt;
+    }
+
+    std::optional<uint32_t> find_label(symbol name) {
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+            auto l = it->labels->find(name);
+            if (l != it->labels->end()) return l->second;
+        }
+        return std::nullopt;
+    }
+
+    std::optional<symbol_address> find_var(symbol name) {
+        auto v = vars_.find(name);
+        if (v != vars_.end()) return symbol_address{v->second.first, v->second.second, false};
+        return in_.resolve ? in_.resolve(m_.str(name)) : std::nullopt;
+    }
+
+    void body(list<statement> stmts) {
+        scope s;
+        s.labels = &labels_[stmts.begin()];
+        for (const auto& st : stmts)
+            if (auto ds = std::get_if<decl_stmt>(&st.node)) declare(s, *ds->decl);
+        if (scopes_.empty()) // parameters declared as .reg (in .func)
+            for (const auto& p : f_.params) declare(s, p);
+        scopes_.push_back(std::move(s));
+        for (const auto& st : stmts) {
+            if (auto ins = std::get_if<instruction>(&st.node)) decode_instruction(*ins);
+            else if (auto b = std::get_if<const block_stmt*>(&st.node)) body((*b)->body);
+        }
+        scopes_.pop_back();
+    }
+
+    exec_operand operand(const parser::operand& op, const instruction& ins, data_type type) {
+        exec_operand o;
+        switch (op.kind) {
+        case operand_kind::integer:
+            o.kind = opnd::imm;
+            o.imm = op.value;
+            break;
+        case operand_kind::f32:
+        case operand_kind::f64: {
+            o.kind = opnd::imm;
+            o.imm = op.value;
+            // A 0d literal where the instruction is .f32 is rounded to f32 (to nearest, as ptxas does).
+            if (op.kind == operand_kind::f64 && type == data_type::f32) {
+                double dv;
+                uint64_t bits = static_cast<uint64_t>(op.value);
+                std::memcpy(&dv, &bits, 8);
+                float fv = static_cast<float>(dv);
+                uint32_t fb;
+                std::memcpy(&fb, &fv, 4);
+                o.imm = fb;
+            } else if (op.kind == operand_kind::f32 && type == data_type::f64) {
+                float fv;
+                uint32_t fb = static_cast<uint32_t>(op.value);
+                std::memcpy(&fv, &fb, 4);
+                double dv = fv;
+                std::memcpy(&o.imm, &dv, 8);
+            }
+            break;
+        }
+        case operand_kind::name: {
+            if (auto r = find_reg(op.name)) {
+                o.kind = r->pred ? opnd::pred : opnd::reg;
+                o.slot = r->slot;
+                o.negate = op.flags & op_negated;
+            } else if (auto sp = special_of(m_.str(op.name))) {
+                o.kind = opnd::special;
+                o.special = *sp;
+            } else if (auto l = find_label(op.name)) {
+                o.kind = opnd::label;
+                o.imm = *l;
+            } else if (auto v = find_var(op.name)) {
+                o.kind = opnd::imm; // the address of a variable
+                o.imm = static_cast<int64_t>(v->address) + op.value;
+            } else {
+                error(op.pos, fmt::format("cannot resolve '{}'", m_.str(op.name)));
+            }
+            break;
+        }
+        case operand_kind::address: {
+            o.kind = opnd::addr;
+            o.imm = op.value;
+            if (op.name != no_symbol) {
+                if (auto r = find_reg(op.name)) {
+                    o.slot = r->slot;
+                } else if (auto v = find_var(op.name)) {
+                    o.imm += static_cast<int64_t>(v->address);
+                } else {
+                    error(op.pos, fmt::format("cannot resolve '{}'", m_.str(op.name)));
+                }
+            }
+            break;
+        }
+        case operand_kind::vector: {
+            o.kind = opnd::vec;
+            o.count = static_cast<uint8_t>(std::min<uint32_t>(op.elems.size(), 8));
+            for (uint32_t i = 0; i < o.count; ++i) {
+                const auto& e = op.elems[i];
+                if (e.kind == operand_kind::sink) {
+                    o.elems[i] = no_slot;
+                } else if (e.kind == operand_kind::name) {
+                    auto r = find_reg(e.name);
+                    if (r) o.elems[i] = r->slot;
+                    else error(e.pos, fmt::format("cannot resolve '{}'", m_.str(e.name)));
+                } else {
+                    o.kind = opnd::none; // vectors of constants are left to the handlers that allow them
+                }
+            }
+            break;
+        }
+        case operand_kind::sink:
+            o.kind = opnd::none;
+            break;
+        default:
+            o.kind = opnd::none;
+            break;
+        }
+        return o;
+    }
+
+    void decode_instruction(const instruction& ins) {
+        exec_instruction e;
+        e.pos = ins.pos;
+        if (ins.guard != no_symbol) {
+            auto r = find_reg(ins.guard);
+            if (!r || !r->pred) {
+                error(ins.pos, fmt::format("'{}' is not a predicate register", m_.str(ins.guard)));
+            } else {
+                e.guard = r->slot;
+                e.guard_negated = ins.guard_negated;
+            }
+        }
+        auto matched = match(m_, ins);
+        std::string why;
+        if (!matched) {
+            why = "an instruction the table does not match";
+        } else {
+            e.row = matched->row->id;
+            e.type = sem::type_of(matched->get("type"));
+            e.type2 = sem::type_of(matched->get("type", 1));
+            auto dec = sem::find_decoder(matched->row->key);
+            if (!dec) why = fmt::format("'{}' is not implemented yet", matched->row->key);
+            else why = dec(*matched, e);
+        }
+        // Pipes (setp p|q, shfl d|p) expand into their two destinations.
+        uint32_t n = 0;
+        for (const auto& op : ins.operands) {
+            if (n >= e.ops.size()) break;
+            if (op.kind == operand_kind::pipe) {
+                if (n == 0) e.dest_pair = true;
+                e.ops[n++] = operand(op.elems[0], ins, e.type);
+                if (n < e.ops.size()) e.ops[n++] = operand(op.elems[1], ins, e.type);
+                continue;
+            }
+            e.ops[n++] = operand(op, ins, e.type);
+            if (e.ops[n - 1].kind == opnd::label) e.target = static_cast<uint32_t>(e.ops[n - 1].imm);
+        }
+        e.nops = static_cast<uint8_t>(n);
+        if (!why.empty()) {
+            e.run = sem::not_implemented;
+            unsupported_.push_back(why);
+            e.target = static_cast<uint32_t>(unsupported_.size() - 1);
+        }
+        out_.fn.code.push_back(e);
+    }
+
+public:
+    std::vector<std::string> unsupported_; // reasons, indexed by `target` of not_implemented instructions
+
+private:
+    const decode_inputs& in_;
+    const module& m_;
+    const function& f_;
+    diagnostics& d_;
+    decoded_function out_;
+    bool failed_ = false;
+    uint32_t next_reg_ = 0, next_pred_ = 0, shared_top_ = 0;
+    std::vector<scope> scopes_;
+    std::unordered_map<const statement*, std::unordered_map<symbol, uint32_t>> labels_;
+    std::unordered_map<symbol, std::pair<space, uint64_t>> vars_;
+    std::vector<symbol> extern_shared_;
+};
+
+} // namespace
+
+std::optional<decoded_function> decode(const decode_inputs& in, parser::diagnostics& d) {
+    decoder dec(in, d);
+    auto out = dec.run();
+    if (out) out->fn.unsupported = std::move(dec.unsupported_);
+    return out;
+}
+
+} // namespace ptxsim::isa

@@ -1,0 +1,83 @@
+#pragma once
+// The executable form of a PTX function: decoded once (decode.hpp), run
+// many times. No strings, maps or AST on the execution path: registers are
+// slots, labels are instruction indices, symbols are resolved addresses,
+// modifiers are enum fields, and each instruction carries its handler.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "parser/ast.hpp"
+
+namespace ptxsim::isa {
+
+inline constexpr uint32_t warp_size = 32;
+inline constexpr uint32_t no_slot = 0xFFFFFFFFu;
+
+enum class opnd : uint8_t { none, reg, pred, imm, special, addr, vec, label };
+
+// State spaces as instructions name them.
+enum class space : uint8_t { generic, global, shared, local, param, const_ };
+
+enum class special_reg : uint16_t {
+    tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
+    laneid, warpid, nwarpid, smid, nsmid, gridid, clock, clock_hi, clock64, globaltimer, globaltimer_lo,
+    globaltimer_hi, lanemask_eq, lanemask_le, lanemask_lt, lanemask_ge, lanemask_gt, dynamic_smem_size,
+    total_smem_size, envreg0, // envreg0 + n for %envregN
+};
+
+struct exec_operand {
+    opnd kind = opnd::none;
+    bool negate = false;            // !p
+    uint8_t count = 0;              // vec: number of elements
+    special_reg special{};          // opnd::special
+    uint32_t slot = no_slot;        // reg/pred slot; addr: base register slot, no_slot when absolute
+    int64_t imm = 0;                // immediate bits; addr: offset (with any symbol address folded in)
+    std::array<uint32_t, 8> elems{}; // vec: element register slots (no_slot for the sink _)
+};
+
+struct exec_context;
+struct exec_instruction;
+// Runs one instruction for the lanes in `mask` (guard already applied).
+using handler = void (*)(exec_context&, const exec_instruction&, uint32_t mask);
+
+struct exec_instruction {
+    handler run = nullptr;
+    parser::data_type type = parser::data_type::none;   // instruction type (.u32, .f32 ...)
+    parser::data_type type2 = parser::data_type::none;  // second type (cvt source, mul.wide source ...)
+    uint8_t sub = 0;          // per-handler variant: comparison, rounding, operation
+    uint8_t flags = 0;        // per-handler bits (ftz, sat, wide, hi ...)
+    space sp = space::generic;
+    uint8_t vec = 1;          // .v2/.v4 element count
+    uint8_t nops = 0;
+    bool dest_pair = false;   // the first operand was a pipe (p|q, d|p): ops[0] and ops[1] are both destinations
+    uint32_t guard = no_slot; // predicate slot of @p
+    bool guard_negated = false;
+    uint32_t target = 0;      // branch target (instruction index)
+    uint64_t (*rmw)(uint64_t old, uint64_t a, uint64_t b) = nullptr; // atomics: the new value
+    std::array<exec_operand, 6> ops{}; // shfl.sync d|p, a, b, c, membermask needs six
+    parser::pos_t pos = 0;    // source position, for fault reports
+    uint16_t row = 0;         // instruction-table row (dense op id)
+};
+
+struct exec_param {
+    std::string name;
+    uint32_t offset = 0, size = 0, align = 1;
+};
+
+struct exec_function {
+    std::string name;
+    bool is_entry = false;
+    std::vector<exec_instruction> code;
+    uint32_t reg_slots = 0, pred_slots = 0;
+    std::vector<exec_param> params;
+    uint32_t param_bytes = 0;
+    uint32_t local_bytes = 0;         // per-thread .local frame
+    uint32_t reqntid[3] = {0, 0, 0};  // .reqntid, 0 when absent
+    uint32_t maxntid[3] = {0, 0, 0};
+    // Why each instruction that cannot run yet cannot (its `target` indexes here).
+    std::vector<std::string> unsupported;
+};
+
+} // namespace ptxsim::isa

@@ -1,0 +1,70 @@
+// Control flow and synchronisation: bra, exit, ret (from an entry), trap,
+// bar/barrier (.sync .arrive), membar/fence (no effect on values in a
+// sequentially interleaved run), nanosleep. The engine advances every lane
+// in the mask to the next instruction before a handler runs; a taken branch
+// overwrites that with the target.
+#include "isa/sem/operands.hpp"
+#include "isa/sem/registry.hpp"
+
+namespace ptxsim::isa::sem {
+namespace {
+
+void bra_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    for_lanes(mask, [&](uint32_t lane) { c.pc[lane] = ins.target; });
+}
+std::string dec_bra(const matched_instruction&, exec_instruction& out) {
+    out.run = bra_handler;
+    return {};
+}
+
+void exit_handler(exec_context& c, const exec_instruction&, uint32_t mask) { c.exited |= mask; }
+std::string dec_exit(const matched_instruction&, exec_instruction& out) {
+    out.run = exit_handler;
+    return {};
+}
+
+void trap_handler(exec_context& c, const exec_instruction&, uint32_t mask) {
+    c.fault(fault_kind::trap, static_cast<uint32_t>(__builtin_ctz(mask)), 0, "trap instruction executed");
+}
+std::string dec_trap(const matched_instruction&, exec_instruction& out) {
+    out.run = trap_handler;
+    return {};
+}
+
+void nop_handler(exec_context&, const exec_instruction&, uint32_t) {}
+std::string dec_nop(const matched_instruction&, exec_instruction& out) {
+    out.run = nop_handler;
+    return {};
+}
+
+// bar.sync a{, b} / barrier.sync a{, b} / bar.arrive a, b
+void bar_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    uint32_t lane = static_cast<uint32_t>(__builtin_ctz(mask));
+    uint32_t id = static_cast<uint32_t>(read(c, ins.ops[0], lane));
+    uint32_t count = ins.nops > 1 ? static_cast<uint32_t>(read(c, ins.ops[1], lane)) : 0;
+    c.barrier(id, count, mask, /*wait=*/ins.flags == 0);
+}
+std::string dec_bar(const matched_instruction& m, exec_instruction& out) {
+    std::string_view mode = m.get("mode");
+    if (mode == "red") return "bar.red is not implemented yet";
+    out.flags = mode == "arrive" ? 1 : 0;
+    out.run = bar_handler;
+    return {};
+}
+
+std::string dec_ret(const matched_instruction&, exec_instruction& out) {
+    // Calls are not implemented yet, so every ret leaves the entry.
+    out.run = exit_handler;
+    return {};
+}
+
+constexpr entry entries[] = {
+    {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"trap", dec_trap}, {"bar", dec_bar},
+    {"barrier", dec_bar}, {"membar", dec_nop}, {"fence", dec_nop}, {"nanosleep", dec_nop},
+};
+
+} // namespace
+
+std::span<const entry> control_entries() { return entries; }
+
+} // namespace ptxsim::isa::sem

@@ -1,0 +1,107 @@
+// Floating-point arithmetic on f32 and f64: add sub mul fma mad div min max
+// abs neg sqrt rcp, every rounding mode, .ftz .sat, and min/max .NaN
+// .xorsign.abs .relu. The arithmetic is isa/fp's exact integer
+// implementation (tested against MPFR); the host's FP unit is not used.
+// The .approx functions (ex2, lg2, sin, cos, rsqrt, tanh, div.approx/full)
+// are reported as not implemented: they need the hardware's approximation.
+#include "isa/fp/arith.hpp"
+#include "isa/fp/minmax.hpp"
+#include "isa/sem/operands.hpp"
+#include "isa/sem/registry.hpp"
+
+namespace ptxsim::isa::sem {
+namespace {
+
+using parser::data_type;
+
+enum class fop : uint8_t { add, sub, mul, fma, div, min, max, abs, neg, sqrt, rcp };
+enum fflags : uint8_t { f_ftz = 1, f_sat = 2, f_nan = 4, f_xorsign = 8, f_relu = 16 };
+
+template <bool Is64, fop Op>
+uint64_t compute(uint64_t a, uint64_t b, uint64_t c, fp::rounding r, uint8_t flags) {
+    fp::arith_mods m{(flags & f_ftz) != 0, (flags & f_sat) != 0, (flags & f_relu) != 0};
+    fp::minmax_mods mm{(flags & f_ftz) != 0, (flags & f_nan) != 0, (flags & f_xorsign) != 0, (flags & f_relu) != 0};
+    if constexpr (Is64) {
+        if constexpr (Op == fop::add) return fp::add_f64(a, b, r, m);
+        else if constexpr (Op == fop::sub) return fp::sub_f64(a, b, r, m);
+        else if constexpr (Op == fop::mul) return fp::mul_f64(a, b, r, m);
+        else if constexpr (Op == fop::fma) return fp::fma_f64(a, b, c, r, m);
+        else if constexpr (Op == fop::div) return fp::div_f64(a, b, r, m);
+        else if constexpr (Op == fop::sqrt) return fp::sqrt_f64(a, r, m);
+        else if constexpr (Op == fop::rcp) return fp::rcp_f64(a, r, m);
+        else if constexpr (Op == fop::min) return fp::min_f64(a, b, mm);
+        else if constexpr (Op == fop::max) return fp::max_f64(a, b, mm);
+        else if constexpr (Op == fop::abs) return a & ~(1ull << 63);
+        else return a ^ (1ull << 63);
+    } else {
+        auto x = static_cast<uint32_t>(a), y = static_cast<uint32_t>(b), z = static_cast<uint32_t>(c);
+        // abs/neg.ftz flush a subnormal input to zero first.
+        auto flush = [&](uint32_t v) { return (flags & f_ftz) && (v & 0x7F800000u) == 0 ? (v & 0x80000000u) : v; };
+        if constexpr (Op == fop::add) return fp::add_f32(x, y, r, m);
+        else if constexpr (Op == fop::sub) return fp::sub_f32(x, y, r, m);
+        else if constexpr (Op == fop::mul) return fp::mul_f32(x, y, r, m);
+        else if constexpr (Op == fop::fma) return fp::fma_f32(x, y, z, r, m);
+        else if constexpr (Op == fop::div) return fp::div_f32(x, y, r, m);
+        else if constexpr (Op == fop::sqrt) return fp::sqrt_f32(x, r, m);
+        else if constexpr (Op == fop::rcp) return fp::rcp_f32(x, r, m);
+        else if constexpr (Op == fop::min) return fp::min_f32(x, y, mm);
+        else if constexpr (Op == fop::max) return fp::max_f32(x, y, mm);
+        else if constexpr (Op == fop::abs) return flush(x) & 0x7FFFFFFFu;
+        else return flush(x) ^ 0x80000000u;
+    }
+}
+
+template <bool Is64, fop Op>
+void handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
+    constexpr int arity = Op == fop::abs || Op == fop::neg || Op == fop::sqrt || Op == fop::rcp ? 1 : Op == fop::fma ? 3 : 2;
+    const auto r = static_cast<fp::rounding>(ins.sub);
+    for_lanes(mask, [&](uint32_t lane) {
+        uint64_t a = read(ctx, ins.ops[1], lane);
+        uint64_t b = arity >= 2 ? read(ctx, ins.ops[2], lane) : 0;
+        uint64_t c = arity >= 3 ? read(ctx, ins.ops[3], lane) : 0;
+        write(ctx, ins.ops[0], lane, compute<Is64, Op>(a, b, c, r, ins.flags));
+    });
+}
+
+fp::rounding rounding_of(std::string_view s) {
+    if (s == "rz") return fp::rounding::rz;
+    if (s == "rm") return fp::rounding::rm;
+    if (s == "rp") return fp::rounding::rp;
+    return fp::rounding::rn; // .rn, or no modifier (round to nearest even)
+}
+
+template <fop Op>
+std::string pick(const matched_instruction& m, exec_instruction& out) {
+    if (m.has_mod("approx") || m.has_mod("full"))
+        return "'" + std::string(m.row->key) + ".approx' is not implemented yet: it needs the hardware's approximation";
+    if (m.has_mod("oob")) return "'.oob' is not implemented yet";
+    out.sub = static_cast<uint8_t>(rounding_of(m.get("rnd")));
+    if (m.has("ftz")) out.flags |= f_ftz;
+    if (m.has("sat")) out.flags |= f_sat;
+    if (m.has_mod("relu")) out.flags |= f_relu;
+    if (m.has_mod("NaN")) out.flags |= f_nan;
+    if (m.has_mod("xorsign")) out.flags |= f_xorsign;
+    if (out.type == data_type::f32) out.run = handler<false, Op>;
+    else if (out.type == data_type::f64) out.run = handler<true, Op>;
+    else return "half-precision and packed arithmetic is not implemented yet";
+    return {};
+}
+
+constexpr entry entries[] = {
+    {"add", pick<fop::add>}, {"sub", pick<fop::sub>}, {"mul", pick<fop::mul>}, {"fma", pick<fop::fma>},
+    // mad.rnd.f32 is fma (the unfused sm_1x form is not accepted for sm_20 and later)
+    {"mad", pick<fop::fma>}, {"div", pick<fop::div>}, {"min", pick<fop::min>}, {"max", pick<fop::max>},
+    {"abs", pick<fop::abs>}, {"neg", pick<fop::neg>}, {"sqrt", pick<fop::sqrt>}, {"rcp", pick<fop::rcp>},
+};
+
+} // namespace
+
+std::span<const entry> float_entries() { return entries; }
+
+std::string decode_float(const matched_instruction& m, exec_instruction& out) {
+    for (const auto& e : entries)
+        if (m.row->key == e.key) return e.fn(m, out);
+    return "this floating-point instruction is not implemented yet";
+}
+
+} // namespace ptxsim::isa::sem

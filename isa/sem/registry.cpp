@@ -1,0 +1,36 @@
+#include "isa/sem/registry.hpp"
+
+#include <fmt/format.h>
+
+#include "isa/sem/context.hpp"
+
+namespace ptxsim::isa::sem {
+
+decoder find_decoder(std::string_view key) {
+    for (auto table : {int_entries(), float_entries(), mem_entries(), control_entries(), cvt_entries(), warp_entries()})
+        for (const auto& e : table)
+            if (key == e.key) return e.fn;
+    return nullptr;
+}
+
+void not_implemented(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
+    // `target` indexes the function's list of reasons; the simulator words the report.
+    ctx.fault(fault_kind::unsupported, static_cast<uint32_t>(__builtin_ctz(mask)), ins.target, "");
+}
+
+parser::data_type type_of(std::string_view text) { return parser::data_type_from(text); }
+
+uint32_t bits_of(parser::data_type t) { return parser::size_of(t) * 8; }
+
+bool is_signed(parser::data_type t) {
+    using parser::data_type;
+    return t == data_type::s8 || t == data_type::s16 || t == data_type::s32 || t == data_type::s64;
+}
+
+bool is_float(parser::data_type t) {
+    using parser::data_type;
+    return t == data_type::f16 || t == data_type::f32 || t == data_type::f64 || t == data_type::bf16 ||
+           t == data_type::f16x2 || t == data_type::bf16x2;
+}
+
+} // namespace ptxsim::isa::sem

@@ -1,0 +1,44 @@
+#pragma once
+// Per-instruction decoders: each family file registers, for the table keys
+// it implements, a function that fills an exec_instruction's handler and
+// fields from the matched modifiers. Keys with no entry decode to a handler
+// that faults as "not implemented" with the instruction's location.
+#include <string>
+#include <span>
+#include <string_view>
+
+#include "isa/exec.hpp"
+#include "isa/match.hpp"
+
+namespace ptxsim::isa::sem {
+
+// Returns an empty string on success, or why this form cannot run yet.
+using decoder = std::string (*)(const matched_instruction& m, exec_instruction& out);
+
+decoder find_decoder(std::string_view key);
+
+// Family tables (one per isa/sem/*.cpp).
+struct entry {
+    const char* key;
+    decoder fn;
+};
+std::span<const entry> int_entries();
+std::span<const entry> float_entries();
+std::span<const entry> mem_entries();
+std::span<const entry> control_entries();
+std::span<const entry> cvt_entries();
+std::span<const entry> warp_entries();
+
+// Float forms of keys that integer code also uses (add, mul, min ...).
+std::string decode_float(const matched_instruction& m, exec_instruction& out);
+
+// The handler for instructions that cannot run yet: faults with the reason.
+void not_implemented(exec_context& ctx, const exec_instruction& ins, uint32_t mask);
+
+// Helpers shared by the family files.
+parser::data_type type_of(std::string_view text);
+uint32_t bits_of(parser::data_type t);
+bool is_signed(parser::data_type t);
+bool is_float(parser::data_type t);
+
+} // namespace ptxsim::isa::sem

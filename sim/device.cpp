@@ -1,0 +1,283 @@
+#include "sim/device.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "isa/validate.hpp"
+#include "memory/global_memory.hpp"
+#include "parser/parser.hpp"
+#include "sim/engine.hpp"
+#include "sim/global_port_adapter.hpp"
+
+namespace ptxsim::sim {
+
+using namespace parser;
+
+struct device::loaded_module {
+    parser::module ast;
+    struct placement {
+        isa::space sp;
+        uint64_t address;
+        uint64_t size;
+    };
+    std::map<std::string, placement, std::less<>> vars;
+    std::map<std::string, const function*, std::less<>> functions;
+    uint32_t shared_bytes = 0;
+    std::map<const function*, isa::decoded_function> decoded;
+};
+
+namespace {
+
+uint64_t decl_size(const var_decl& v) {
+    uint64_t n = size_of(v.type) * (v.vec ? v.vec : 1);
+    for (uint64_t d : v.dims) n *= d;
+    return n;
+}
+
+// "_Z5saxpyifPKfPf" -> "saxpy"; other names unchanged.
+std::string base_name(std::string_view mangled) {
+    if (mangled.substr(0, 2) != "_Z") return std::string(mangled);
+    size_t i = 2;
+    if (i < mangled.size() && mangled[i] == 'N') ++i; // nested name: take the first component
+    size_t len = 0;
+    while (i < mangled.size() && mangled[i] >= '0' && mangled[i] <= '9') len = len * 10 + static_cast<size_t>(mangled[i++] - '0');
+    if (len == 0 || i + len > mangled.size()) return std::string(mangled);
+    return std::string(mangled.substr(i, len));
+}
+
+} // namespace
+
+device::device(models::gpu_model model) : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()) {}
+device::~device() = default;
+
+memory::global_memory& device::global() { return *global_; }
+
+std::optional<size_t> device::load_module_file(const std::string& path, diagnostics& d) {
+    auto m = std::make_unique<loaded_module>();
+    m->ast = parse_file(path, d);
+    if (d.has_errors()) return std::nullopt;
+    isa::validate(m->ast, d);
+    if (d.has_errors()) return std::nullopt;
+    return place(std::move(m), d);
+}
+
+std::optional<size_t> device::load_module_text(const std::string& name, std::string text, diagnostics& d) {
+    auto m = std::make_unique<loaded_module>();
+    m->ast = parse(name, std::move(text), d);
+    if (d.has_errors()) return std::nullopt;
+    isa::validate(m->ast, d);
+    if (d.has_errors()) return std::nullopt;
+    return place(std::move(m), d);
+}
+
+std::optional<size_t> device::place(std::unique_ptr<loaded_module> m, diagnostics& d) {
+    const module& ast = m->ast;
+    // Functions first, so initialisers can take their addresses.
+    for (const auto& item : ast.items)
+        if (auto f = std::get_if<const function*>(&item.node))
+            if ((*f)->has_body || !m->functions.count(ast.str((*f)->name))) m->functions[std::string(ast.str((*f)->name))] = *f;
+    size_t index = modules_.size();
+    for (const auto& item : ast.items) {
+        auto vp = std::get_if<const var_decl*>(&item.node);
+        if (!vp) continue;
+        const var_decl& v = **vp;
+        if (v.link == linkage::extern_) continue; // defined by another module
+        std::string name(ast.str(v.name));
+        uint64_t size = decl_size(v);
+        uint64_t align = v.align ? v.align : std::max<uint32_t>(1, size_of(v.type));
+        if (v.space == state_space::shared) {
+            m->shared_bytes = static_cast<uint32_t>((m->shared_bytes + align - 1) / align * align);
+            m->vars[name] = {isa::space::shared, m->shared_bytes, size};
+            m->shared_bytes += static_cast<uint32_t>(size);
+            continue;
+        }
+        if (v.space != state_space::global && v.space != state_space::const_) continue;
+        uint64_t addr = global_->allocate(std::max<uint64_t>(size, 1), std::max<uint64_t>(align, 16));
+        if (!addr) {
+            d.error(*ast.source, v.pos, fmt::format("cannot place '{}' ({} bytes) in device memory", name, size));
+            return std::nullopt;
+        }
+        m->vars[name] = {v.space == state_space::const_ ? isa::space::const_ : isa::space::global, addr, size};
+    }
+    modules_.push_back(std::move(m));
+    loaded_module& lm = *modules_.back();
+    // Initialisers, now that every variable of the module has an address.
+    for (const auto& item : ast.items) {
+        auto vp = std::get_if<const var_decl*>(&item.node);
+        if (!vp || !(*vp)->init.present) continue;
+        const var_decl& v = **vp;
+        auto it = lm.vars.find(ast.str(v.name));
+        if (it == lm.vars.end() || it->second.sp == isa::space::shared) continue;
+        uint32_t elem = size_of(v.type) * (v.vec ? v.vec : 1);
+        std::vector<uint8_t> bytes(it->second.size, 0);
+        size_t off = 0;
+        auto put = [&](uint64_t value) {
+            if (off + elem <= bytes.size()) std::memcpy(bytes.data() + off, &value, std::min<uint32_t>(elem, 8));
+            off += elem;
+        };
+        std::function<void(const init_item&)> item_value = [&](const init_item& i) {
+            switch (i.kind) {
+            case init_kind::nested:
+                for (const auto& e : i.elems) item_value(e);
+                break;
+            case init_kind::symbol:
+            case init_kind::generic: {
+                auto a = resolve(index, ast.str(i.sym));
+                put(a ? a->address + static_cast<uint64_t>(i.value) : 0);
+                break;
+            }
+            case init_kind::f64:
+                if (v.type == data_type::f32) { // a 0d constant in an .f32 initialiser
+                    double dv;
+                    uint64_t b = static_cast<uint64_t>(i.value);
+                    std::memcpy(&dv, &b, 8);
+                    float fv = static_cast<float>(dv);
+                    uint32_t fb;
+                    std::memcpy(&fb, &fv, 4);
+                    put(fb);
+                } else {
+                    put(static_cast<uint64_t>(i.value));
+                }
+                break;
+            default: put(static_cast<uint64_t>(i.value)); break;
+            }
+        };
+        for (int64_t value : v.init.ints) put(static_cast<uint64_t>(value));
+        for (const auto& i : v.init.items) item_value(i);
+        global_->write(it->second.address, bytes.data(), bytes.size());
+    }
+    return index;
+}
+
+std::optional<isa::symbol_address> device::resolve(size_t module, std::string_view name) const {
+    auto look = [&](const loaded_module& m) -> std::optional<isa::symbol_address> {
+        auto v = m.vars.find(name);
+        if (v != m.vars.end()) return isa::symbol_address{v->second.sp, v->second.address, false};
+        auto f = m.functions.find(name);
+        if (f != m.functions.end() && f->second->has_body) {
+            // Functions have no memory; a stable token stands for their address.
+            return isa::symbol_address{isa::space::global, 0xF000000000000000ull + std::hash<std::string_view>{}(name) % 0x1000000,
+                                       true};
+        }
+        return std::nullopt;
+    };
+    if (auto r = look(*modules_[module])) return r;
+    for (size_t i = 0; i < modules_.size(); ++i)
+        if (i != module)
+            if (auto r = look(*modules_[i])) return r;
+    return std::nullopt;
+}
+
+std::optional<kernel_ref> device::find_kernel(const std::string& name, std::string& error) const {
+    std::vector<kernel_ref> by_base;
+    std::vector<std::string> all;
+    for (size_t mi = 0; mi < modules_.size(); ++mi) {
+        for (const auto& [fname, f] : modules_[mi]->functions) {
+            if (!f->is_entry || !f->has_body) continue;
+            if (fname == name) return kernel_ref{mi, f, fname};
+            all.push_back(fname);
+            if (base_name(fname) == name) by_base.push_back({mi, f, fname});
+        }
+    }
+    if (by_base.size() == 1) return by_base.front();
+    if (by_base.size() > 1) {
+        error = fmt::format("'{}' names {} kernels; use the full PTX name: ", name, by_base.size());
+        for (size_t i = 0; i < by_base.size(); ++i) error += (i ? ", " : "") + by_base[i].name;
+    } else {
+        error = fmt::format("no kernel named '{}'; the modules have: {}", name, fmt::join(all, ", "));
+    }
+    return std::nullopt;
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> device::symbol(const std::string& name) const {
+    for (const auto& m : modules_) {
+        auto v = m->vars.find(name);
+        if (v != m->vars.end() && v->second.sp != isa::space::shared) return std::pair{v->second.address, v->second.size};
+    }
+    return std::nullopt;
+}
+
+const isa::exec_function* device::kernel_code(const kernel_ref& k, diagnostics& d) {
+    loaded_module& m = *modules_[k.module];
+    auto it = m.decoded.find(k.function);
+    if (it != m.decoded.end()) return &it->second.fn;
+    isa::decode_inputs in;
+    in.module = &m.ast;
+    in.function = k.function;
+    in.shared_base = m.shared_bytes;
+    size_t mi = k.module;
+    in.resolve = [this, mi](std::string_view n) { return resolve(mi, n); };
+    auto dec = isa::decode(in, d);
+    if (!dec) return nullptr;
+    return &m.decoded.emplace(k.function, std::move(*dec)).first->second.fn;
+}
+
+uint32_t device::resident_ctas(uint64_t threads, uint64_t shared) const {
+    const auto& sm = model_.sm;
+    uint64_t per_sm = sm.max_ctas ? sm.max_ctas : 1;
+    if (threads) per_sm = std::min<uint64_t>(per_sm, (sm.max_threads ? sm.max_threads : 2048) / threads);
+    uint64_t smem = shared + model_.shared_memory.reserved_per_cta_bytes;
+    if (smem && model_.shared_memory.per_sm_bytes) per_sm = std::min<uint64_t>(per_sm, model_.shared_memory.per_sm_bytes / smem);
+    per_sm = std::max<uint64_t>(per_sm, 1);
+    return static_cast<uint32_t>(std::min<uint64_t>(per_sm * std::max<uint32_t>(model_.sm_count, 1), 1u << 20));
+}
+
+void device::locate(const loaded_module& m, const function& f, uint32_t pos, fault_report& r) const {
+    r.ptx_file = m.ast.source->name();
+    r.ptx_line = m.ast.where(pos).line;
+    // The last .loc before the instruction names its CUDA source line.
+    const loc_directive* best = nullptr;
+    std::function<void(list<statement>)> walk = [&](list<statement> body) {
+        for (const auto& st : body) {
+            if (auto l = std::get_if<loc_directive>(&st.node)) {
+                if (l->pos < pos) best = l;
+            } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
+                walk((*b)->body);
+            }
+        }
+    };
+    walk(f.body);
+    if (!best || best->line == 0) return;
+    for (const auto& item : m.ast.items)
+        if (auto fd = std::get_if<file_directive>(&item.node))
+            if (fd->index == best->file) {
+                r.source_file = std::string(m.ast.str(fd->path));
+                r.source_line = best->line;
+            }
+}
+
+launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_t dynamic_shared,
+                             const std::vector<uint8_t>& params, const launch_options& options, diagnostics& d) {
+    launch_result bad;
+    bad.ok = false;
+    const isa::exec_function* code = kernel_code(k, d);
+    if (!code) return bad;
+    const loaded_module& m = *modules_[k.module];
+    launch_request req;
+    req.kernel = code;
+    req.grid = grid;
+    req.block = block;
+    req.dynamic_shared = dynamic_shared;
+    req.static_shared = m.decoded.at(k.function).shared_static_bytes;
+    req.params = params;
+    req.params.resize(std::max<size_t>(params.size(), code->param_bytes), 0);
+    req.sm_count = model_.sm_count;
+    req.resident_ctas = resident_ctas(block.count(), req.static_shared + dynamic_shared);
+    req.options = options;
+    req.locate = [this, &m, &k](uint32_t pos, fault_report& r) { locate(m, *k.function, pos, r); };
+    global_port_adapter port(*global_);
+    return run_launch(req, port);
+}
+
+uint64_t device::allocate(uint64_t bytes, uint64_t align) { return global_->allocate(bytes, align); }
+
+} // namespace ptxsim::sim
+
+namespace ptxsim::sim {
+
+bool device::free(uint64_t address) { return global_->free(address).ok(); }
+bool device::write(uint64_t address, const void* src, uint64_t bytes) { return global_->copy_to_device(address, src, bytes).ok(); }
+bool device::read(uint64_t address, void* dst, uint64_t bytes) { return global_->copy_from_device(dst, address, bytes).ok(); }
+
+} // namespace ptxsim::sim

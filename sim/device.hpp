@@ -1,0 +1,76 @@
+#pragma once
+// A simulated GPU: a hardware model, global memory, loaded modules (parsed,
+// validated, their variables placed and initialised, .extern names linked
+// across modules) and kernel launches. This is the library API that
+// `ptxsim run` and, later, a CUDA runtime are built on.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/decode.hpp"
+#include "models/model.hpp"
+#include "parser/ast.hpp"
+#include "parser/diagnostics.hpp"
+#include "sim/launch_types.hpp"
+
+namespace ptxsim::memory {
+class global_memory;
+}
+
+namespace ptxsim::sim {
+
+struct kernel_ref {
+    size_t module = 0;
+    const parser::function* function = nullptr;
+    std::string name;
+};
+
+class device {
+public:
+    explicit device(models::gpu_model model);
+    ~device();
+    device(const device&) = delete;
+    device& operator=(const device&) = delete;
+
+    const models::gpu_model& model() const { return model_; }
+
+    // ---- memory
+    // 0 on failure (size too large for the modelled GPU).
+    uint64_t allocate(uint64_t bytes, uint64_t align = 256);
+    bool free(uint64_t address);
+    bool write(uint64_t address, const void* src, uint64_t bytes);
+    bool read(uint64_t address, void* dst, uint64_t bytes);
+    memory::global_memory& global();
+
+    // ---- modules
+    // Parses, validates and places a module; diagnostics on failure.
+    std::optional<size_t> load_module_file(const std::string& path, parser::diagnostics& d);
+    std::optional<size_t> load_module_text(const std::string& name, std::string text, parser::diagnostics& d);
+    // A kernel by its PTX name or, when that is unique, its unmangled base name
+    // (`saxpy` for `_Z5saxpyifPKfPf`). `error` says why none was found.
+    std::optional<kernel_ref> find_kernel(const std::string& name, std::string& error) const;
+    // The address and size of a module variable (cudaMemcpyToSymbol).
+    std::optional<std::pair<uint64_t, uint64_t>> symbol(const std::string& name) const;
+    // The parameter layout of a kernel (decodes it if needed).
+    const isa::exec_function* kernel_code(const kernel_ref& k, parser::diagnostics& d);
+
+    // ---- launches
+    launch_result launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_t dynamic_shared,
+                         const std::vector<uint8_t>& params, const launch_options& options, parser::diagnostics& d);
+
+private:
+    struct loaded_module;
+    std::optional<size_t> place(std::unique_ptr<loaded_module> m, parser::diagnostics& d);
+    std::optional<isa::symbol_address> resolve(size_t module, std::string_view name) const;
+    void locate(const loaded_module& m, const parser::function& f, uint32_t pos, fault_report& r) const;
+    uint32_t resident_ctas(uint64_t threads_per_cta, uint64_t shared_per_cta) const;
+
+    models::gpu_model model_;
+    std::unique_ptr<memory::global_memory> global_;
+    std::vector<std::unique_ptr<loaded_module>> modules_;
+};
+
+} // namespace ptxsim::sim

@@ -1,0 +1,497 @@
+#include "sim/engine.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <memory>
+
+#include "isa/sem/operands.hpp"
+
+namespace ptxsim::sim {
+namespace {
+
+using isa::fault_kind;
+using isa::space;
+using isa::special_reg;
+using isa::warp_size;
+
+// Generic-address windows for the state spaces that are not global memory.
+// They sit far below where global allocations are placed.
+constexpr uint64_t shared_window = 0x0000100000000000ull;
+constexpr uint64_t local_window = 0x0000200000000000ull;
+constexpr uint64_t param_window = 0x0000300000000000ull;
+constexpr uint64_t window_size = 0x0000000100000000ull;
+
+struct cta_state;
+
+struct warp_state {
+    cta_state* cta = nullptr;
+    uint32_t index = 0;          // warp index in the CTA
+    uint32_t alive = 0;          // lanes that exist (a partial last warp has fewer)
+    uint32_t exited = 0;
+    uint32_t waiting = 0;        // lanes blocked at a barrier
+    uint32_t sync_wait = 0;      // lanes waiting at a warp-synchronous instruction for the rest of their mask
+    std::array<uint32_t, warp_size> pc{};
+    std::vector<uint64_t> regs;
+    std::vector<uint32_t> preds;
+    std::vector<uint8_t> local;  // warp_size frames of local memory
+    std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
+    uint64_t diverged_steps = 0;
+    bool done() const { return (alive & ~exited) == 0; }
+};
+
+struct barrier_state {
+    uint32_t arrived = 0;
+    uint32_t expected = 0;   // an explicit thread count, or 0: every thread of the CTA that has not exited
+};
+
+struct cta_state {
+    dim3 id;
+    uint64_t linear = 0;
+    std::vector<uint8_t> shared;
+    std::vector<std::unique_ptr<warp_state>> warps;
+    std::array<barrier_state, 16> barriers{};
+    uint32_t threads = 0;
+    uint32_t exited_threads = 0;
+    bool done() const {
+        for (const auto& w : warps)
+            if (!w->done()) return false;
+        return true;
+    }
+};
+
+class engine final : public isa::exec_context {
+public:
+    engine(const launch_request& req, global_port& g) : req_(req), fn_(*req.kernel), global_(g) {}
+
+    launch_result run() {
+        auto t0 = std::chrono::steady_clock::now();
+        const uint64_t total = req_.grid.count();
+        uint64_t next_cta = 0;
+        std::deque<std::unique_ptr<cta_state>> live;
+        while (!fault_ && (next_cta < total || !live.empty())) {
+            while (live.size() < req_.resident_ctas && next_cta < total) live.push_back(make_cta(next_cta++));
+            bool progress = false;
+            for (auto& cta : live) {
+                for (auto& w : cta->warps) {
+                    if (w->done()) continue;
+                    if (run_warp(*w)) progress = true;
+                    if (fault_) break;
+                }
+                if (fault_) break;
+            }
+            if (fault_) break;
+            // Retire finished CTAs, keeping the order of the rest.
+            for (auto it = live.begin(); it != live.end();) it = (*it)->done() ? live.erase(it) : std::next(it);
+            if (!progress && !live.empty()) {
+                deadlock(live);
+                break;
+            }
+            if (result_.stats.warp_instructions > req_.options.max_warp_instructions) {
+                runaway(*live.front());
+                break;
+            }
+        }
+        result_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        result_.ok = !result_.fault;
+        return result_;
+    }
+
+private:
+    std::unique_ptr<cta_state> make_cta(uint64_t linear) {
+        auto cta = std::make_unique<cta_state>();
+        cta->linear = linear;
+        cta->id = {static_cast<uint32_t>(linear % req_.grid.x), static_cast<uint32_t>(linear / req_.grid.x % req_.grid.y),
+                   static_cast<uint32_t>(linear / (uint64_t(req_.grid.x) * req_.grid.y))};
+        cta->shared.assign(req_.static_shared + req_.dynamic_shared, 0);
+        uint32_t threads = static_cast<uint32_t>(req_.block.count());
+        cta->threads = threads;
+        uint32_t nwarps = (threads + warp_size - 1) / warp_size;
+        for (uint32_t w = 0; w < nwarps; ++w) {
+            auto ws = std::make_unique<warp_state>();
+            ws->cta = cta.get();
+            ws->index = w;
+            uint32_t lanes = std::min(warp_size, threads - w * warp_size);
+            ws->alive = lanes == 32 ? ~0u : (1u << lanes) - 1;
+            ws->regs.assign(size_t(fn_.reg_slots) * warp_size, 0);
+            ws->preds.assign(fn_.pred_slots, 0);
+            ws->local.assign(size_t(fn_.local_bytes) * warp_size, 0);
+            cta->warps.push_back(std::move(ws));
+        }
+        return cta;
+    }
+
+    // Runs up to a quantum of instructions; false when the warp could not move.
+    bool run_warp(warp_state& w) {
+        bool moved = false;
+        for (uint32_t n = 0; n < req_.options.quantum && !fault_; ++n) {
+            uint32_t runnable = w.alive & ~w.exited & ~w.waiting & ~w.sync_wait;
+            if (!runnable) break;
+            uint32_t pc = pick_pc(w, runnable);
+            uint32_t mask = 0;
+            for (uint32_t lanes = runnable; lanes; lanes &= lanes - 1) {
+                uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
+                if (w.pc[l] == pc) mask |= 1u << l;
+            }
+            step(w, pc, mask);
+            moved = true;
+        }
+        return moved;
+    }
+
+    // The lowest PC among runnable lanes reconverges structured code. While
+    // lanes are diverged, every 64th choice goes instead to the group that
+    // has waited longest, so a lane spinning on a lock held by another lane
+    // of its warp cannot starve the holder.
+    uint32_t pick_pc(warp_state& w, uint32_t runnable) {
+        uint32_t lowest = UINT32_MAX, oldest_lane = 0;
+        uint64_t oldest = UINT64_MAX;
+        bool diverged = false;
+        for (uint32_t lanes = runnable; lanes; lanes &= lanes - 1) {
+            uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
+            if (lowest != UINT32_MAX && w.pc[l] != lowest) diverged = true;
+            lowest = std::min(lowest, w.pc[l]);
+            if (w.last_run[l] < oldest) {
+                oldest = w.last_run[l];
+                oldest_lane = l;
+            }
+        }
+        if (!diverged) {
+            w.diverged_steps = 0;
+            return lowest;
+        }
+        if (++w.diverged_steps % 64 == 0) return w.pc[oldest_lane];
+        return lowest;
+    }
+
+    void step(warp_state& w, uint32_t pc, uint32_t mask) {
+        const isa::exec_instruction& ins = fn_.code[pc];
+        cur_ = &w;
+        cur_ins_ = &ins;
+        cur_pc_ = pc;
+        regs = w.regs.data();
+        preds = w.preds.data();
+        this->pc = w.pc.data();
+        exited = 0;
+        uint32_t eff = mask;
+        if (ins.guard != isa::no_slot) {
+            uint32_t g = w.preds[ins.guard];
+            eff &= ins.guard_negated ? ~g : g;
+        }
+        ++result_.stats.warp_instructions;
+        for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) {
+            uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
+            ++w.pc[l];
+            w.last_run[l] = result_.stats.warp_instructions;
+        }
+        result_.stats.thread_instructions += static_cast<uint64_t>(__builtin_popcount(mask));
+        if (eff) ins.run(*this, ins, eff);
+        if (exited) {
+            w.exited |= exited;
+            w.cta->exited_threads += static_cast<uint32_t>(__builtin_popcount(exited));
+            release_barriers_if_possible(*w.cta);
+        }
+    }
+
+    // ---- exec_context
+    bool window(uint64_t addr, uint64_t base, uint64_t& off) {
+        if (addr >= base && addr - base < window_size) {
+            off = addr - base;
+            return true;
+        }
+        return false;
+    }
+
+    // Resolves an access to a host pointer in shared, local or param storage,
+    // or returns nullptr with `is_global` set for global memory.
+    uint8_t* locate(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, bool& is_global, bool writing) {
+        is_global = false;
+        uint64_t off = addr;
+        if (sp == space::generic) {
+            if (window(addr, shared_window, off)) sp = space::shared;
+            else if (window(addr, local_window, off)) sp = space::local;
+            else if (window(addr, param_window, off)) sp = space::param;
+            else sp = space::global;
+        }
+        if (sp == space::global || sp == space::const_) {
+            is_global = true;
+            return nullptr;
+        }
+        std::vector<uint8_t>* store = nullptr;
+        size_t base = 0, limit = 0;
+        const char* name = "";
+        if (sp == space::shared) {
+            store = &cur_->cta->shared;
+            limit = store->size();
+            name = "shared";
+        } else if (sp == space::local) {
+            store = &cur_->local;
+            base = size_t(lane) * fn_.local_bytes;
+            limit = fn_.local_bytes;
+            name = "local";
+        } else {
+            if (writing) {
+                fault(fault_kind::invalid_address, lane, addr, "store to kernel parameter space");
+                return nullptr;
+            }
+            limit = req_.params.size();
+            if (off + bytes > limit || off + bytes < off) {
+                fault(fault_kind::out_of_bounds, lane, addr,
+                      fmt::format("out-of-bounds param {} of {} bytes at offset {} (parameters are {} bytes)",
+                                  writing ? "write" : "read", bytes, off, limit));
+                return nullptr;
+            }
+            return const_cast<uint8_t*>(req_.params.data()) + off;
+        }
+        if (off + bytes > limit || off + bytes < off) {
+            fault(fault_kind::out_of_bounds, lane, addr,
+                  fmt::format("out-of-bounds {} {} of {} bytes at offset {} ({} memory is {} bytes)", name,
+                              writing ? "write" : "read", bytes, off, name, limit));
+            return nullptr;
+        }
+        if (bytes > 1 && off % bytes != 0) {
+            fault(fault_kind::misaligned, lane, addr,
+                  fmt::format("misaligned {} {} of {} bytes at offset {}", name, writing ? "write" : "read", bytes, off));
+            return nullptr;
+        }
+        return store->data() + base + off;
+    }
+
+    bool global_access(uint64_t addr, uint32_t bytes, uint32_t lane, void* data, bool writing) {
+        if (bytes > 1 && addr % bytes != 0) {
+            fault(fault_kind::misaligned, lane, addr, fmt::format("misaligned global {} of {} bytes", writing ? "write" : "read", bytes));
+            return false;
+        }
+        fault_kind k = writing ? global_.write(addr, data, bytes) : global_.read(addr, data, bytes);
+        if (k == fault_kind::none) return true;
+        fault(k, lane, addr, fmt::format("invalid global {} of {} bytes: {}", writing ? "write" : "read", bytes, global_.describe(addr)));
+        return false;
+    }
+
+    bool load(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* out) override {
+        bool is_global;
+        uint8_t* p = locate(sp, addr, bytes, lane, is_global, false);
+        if (is_global) return global_access(addr, bytes, lane, out, false);
+        if (!p) return false;
+        std::memcpy(out, p, bytes);
+        return true;
+    }
+
+    bool store(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, const void* in) override {
+        bool is_global;
+        uint8_t* p = locate(sp, addr, bytes, lane, is_global, true);
+        if (is_global) return global_access(addr, bytes, lane, const_cast<void*>(in), true);
+        if (!p) return false;
+        std::memcpy(p, in, bytes);
+        return true;
+    }
+
+    // One host thread runs a launch, so a read-modify-write here is atomic.
+    bool atomic(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* old_out,
+                uint64_t (*op)(uint64_t, uint64_t, uint64_t), uint64_t a, uint64_t b) override {
+        uint64_t old = 0;
+        if (!load(sp, addr, bytes, lane, &old)) return false;
+        uint64_t nv = op(old, a, b);
+        if (!store(sp, addr, bytes, lane, &nv)) return false;
+        std::memcpy(old_out, &old, bytes);
+        return true;
+    }
+
+    uint64_t to_generic(space sp, uint64_t addr, uint32_t) override {
+        switch (sp) {
+        case space::shared: return shared_window + (addr & (window_size - 1));
+        case space::local: return local_window + (addr & (window_size - 1));
+        case space::param: return param_window + (addr & (window_size - 1));
+        default: return addr;
+        }
+    }
+    uint64_t from_generic(space sp, uint64_t addr, uint32_t) override {
+        uint64_t off;
+        if (sp == space::shared && window(addr, shared_window, off)) return off;
+        if (sp == space::local && window(addr, local_window, off)) return off;
+        if (sp == space::param && window(addr, param_window, off)) return off;
+        return addr;
+    }
+
+    uint64_t special(special_reg r, uint32_t lane) override {
+        const warp_state& w = *cur_;
+        uint32_t t = w.index * warp_size + lane;
+        const dim3& b = req_.block;
+        const dim3& c = w.cta->id;
+        switch (r) {
+        case special_reg::tid_x: return t % b.x;
+        case special_reg::tid_y: return t / b.x % b.y;
+        case special_reg::tid_z: return t / (b.x * b.y);
+        case special_reg::ntid_x: return b.x;
+        case special_reg::ntid_y: return b.y;
+        case special_reg::ntid_z: return b.z;
+        case special_reg::ctaid_x: return c.x;
+        case special_reg::ctaid_y: return c.y;
+        case special_reg::ctaid_z: return c.z;
+        case special_reg::nctaid_x: return req_.grid.x;
+        case special_reg::nctaid_y: return req_.grid.y;
+        case special_reg::nctaid_z: return req_.grid.z;
+        case special_reg::laneid: return lane;
+        case special_reg::warpid: return w.index;
+        case special_reg::nwarpid: return 64;
+        case special_reg::smid: return static_cast<uint32_t>(w.cta->linear % req_.sm_count);
+        case special_reg::nsmid: return req_.sm_count;
+        case special_reg::gridid: return 1;
+        // A virtual clock: warp-instructions executed so far (deterministic).
+        case special_reg::clock: return result_.stats.warp_instructions & 0xFFFFFFFFu;
+        case special_reg::clock_hi: return result_.stats.warp_instructions >> 32;
+        case special_reg::clock64: return result_.stats.warp_instructions;
+        case special_reg::globaltimer: return result_.stats.warp_instructions * 1; // 1 ns per warp-instruction
+        case special_reg::globaltimer_lo: return result_.stats.warp_instructions & 0xFFFFFFFFu;
+        case special_reg::globaltimer_hi: return result_.stats.warp_instructions >> 32;
+        case special_reg::lanemask_eq: return 1u << lane;
+        case special_reg::lanemask_le: return lane == 31 ? ~0u : (2u << lane) - 1;
+        case special_reg::lanemask_lt: return (1u << lane) - 1;
+        case special_reg::lanemask_ge: return ~((1u << lane) - 1);
+        case special_reg::lanemask_gt: return lane == 31 ? 0 : ~((2u << lane) - 1);
+        case special_reg::dynamic_smem_size: return req_.dynamic_shared;
+        case special_reg::total_smem_size: return req_.dynamic_shared + req_.static_shared;
+        default: return 0; // %envregN: the launch environment registers hold 0
+        }
+    }
+
+    void barrier(uint32_t id, uint32_t count, uint32_t mask, bool wait) override {
+        cta_state& cta = *cur_->cta;
+        if (id >= cta.barriers.size()) {
+            fault(fault_kind::invalid_address, static_cast<uint32_t>(__builtin_ctz(mask)), id,
+                  fmt::format("barrier {} does not exist (0 to 15)", id));
+            return;
+        }
+        barrier_state& b = cta.barriers[id];
+        b.expected = count;
+        b.arrived += static_cast<uint32_t>(__builtin_popcount(mask));
+        if (wait) {
+            cur_->waiting |= mask;
+            waiters_[id].push_back({cur_, mask});
+        }
+        release_barriers_if_possible(cta);
+    }
+
+    bool warp_sync(uint32_t membermask, uint32_t& mask) override {
+        warp_state& w = *cur_;
+        uint32_t needed = membermask & w.alive & ~w.exited;
+        uint32_t here = mask;
+        for (uint32_t lanes = w.sync_wait; lanes; lanes &= lanes - 1) {
+            uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
+            if (w.pc[l] == cur_pc_) here |= 1u << l;
+        }
+        if ((needed & ~here) == 0) { // everyone is here: run them together
+            uint32_t released = here & w.sync_wait;
+            for (uint32_t lanes = released; lanes; lanes &= lanes - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(lanes))] = cur_pc_ + 1;
+            w.sync_wait &= ~released;
+            mask = here;
+            return true;
+        }
+        for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(lanes))] = cur_pc_;
+        w.sync_wait |= mask;
+        return false;
+    }
+
+    void release_barriers_if_possible(cta_state& cta) {
+        for (uint32_t id = 0; id < cta.barriers.size(); ++id) {
+            barrier_state& b = cta.barriers[id];
+            if (b.arrived == 0) continue;
+            // A whole-CTA barrier waits for the threads that have not exited.
+            uint32_t needed = b.expected ? b.expected : cta.threads - cta.exited_threads;
+            if (b.arrived < needed) continue;
+            b.arrived = 0;
+            auto& ws = waiters_[id];
+            for (auto it = ws.begin(); it != ws.end();) {
+                if (it->first->cta == &cta) {
+                    it->first->waiting &= ~it->second;
+                    it = ws.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+        }
+    }
+
+    void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) override {
+        if (fault_) return;
+        fault_ = true;
+        fault_report r;
+        static constexpr const char* kinds[] = {"fault", "out-of-bounds access", "misaligned access", "invalid address",
+                                                "trap", "unsupported instruction", "stack overflow", "use after free"};
+        r.kind = kinds[static_cast<size_t>(kind)];
+        if (kind == fault_kind::unsupported) {
+            r.message = addr < fn_.unsupported.size() ? fn_.unsupported[addr] : "not implemented";
+        } else {
+            r.message = std::move(message);
+            r.address = addr;
+            r.has_address = kind != fault_kind::trap;
+        }
+        r.kernel = fn_.name;
+        r.block = cur_->cta->id;
+        uint32_t t = cur_->index * warp_size + lane;
+        r.thread = {t % req_.block.x, t / req_.block.x % req_.block.y, t / (req_.block.x * req_.block.y)};
+        if (req_.locate) req_.locate(cur_ins_->pos, r);
+        result_.fault = std::move(r);
+    }
+
+    void deadlock(const std::deque<std::unique_ptr<cta_state>>& live) {
+        fault_report r;
+        r.kind = "deadlock";
+        r.kernel = fn_.name;
+        const cta_state& cta = *live.front();
+        r.block = cta.id;
+        std::string where;
+        for (const auto& w : cta.warps) {
+            if (w->done()) continue;
+            uint32_t lane = static_cast<uint32_t>(__builtin_ctz(w->alive & ~w->exited));
+            uint32_t pc = w->pc[lane] ? w->pc[lane] - 1 : 0;
+            fault_report at;
+            if (req_.locate) req_.locate(fn_.code[std::min<size_t>(pc, fn_.code.size() - 1)].pos, at);
+            where += fmt::format("{}warp {} waits at {}:{}", where.empty() ? "" : "; ", w->index, at.ptx_file, at.ptx_line);
+        }
+        r.message = "every warp is blocked (at a barrier or a warp-synchronous instruction): " + where;
+        if (req_.locate) req_.locate(fn_.code[0].pos, r);
+        result_.fault = std::move(r);
+        fault_ = true;
+    }
+
+    void runaway(const cta_state& cta) {
+        fault_report r;
+        r.kind = "instruction budget exhausted";
+        r.kernel = fn_.name;
+        r.block = cta.id;
+        r.message = fmt::format("stopped after {} warp-instructions (--max-instructions); the kernel may not terminate",
+                                result_.stats.warp_instructions);
+        result_.fault = std::move(r);
+        fault_ = true;
+    }
+
+    const launch_request& req_;
+    const isa::exec_function& fn_;
+    global_port& global_;
+    launch_result result_;
+    bool fault_ = false;
+    warp_state* cur_ = nullptr;
+    const isa::exec_instruction* cur_ins_ = nullptr;
+    uint32_t cur_pc_ = 0;
+    std::array<std::vector<std::pair<warp_state*, uint32_t>>, 16> waiters_;
+};
+
+} // namespace
+
+launch_result run_launch(const launch_request& req, global_port& global) { return engine(req, global).run(); }
+
+std::string fault_report::format() const {
+    std::string out = fmt::format("ptxsim: {} in kernel '{}'", kind, kernel);
+    if (!ptx_file.empty()) out += fmt::format(" at {}:{}", ptx_file, ptx_line);
+    if (!source_file.empty()) out += fmt::format(" ({}:{})", source_file, source_line);
+    out += fmt::format("\n  block ({},{},{}) thread ({},{},{})", block.x, block.y, block.z, thread.x, thread.y, thread.z);
+    if (has_address) out += fmt::format(" address 0x{:x}", address);
+    if (!message.empty()) out += fmt::format("\n  {}", message);
+    if (!allocation.empty()) out += fmt::format("\n  {}", allocation);
+    return out + "\n";
+}
+
+} // namespace ptxsim::sim

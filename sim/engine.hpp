@@ -1,0 +1,42 @@
+#pragma once
+// Runs one kernel launch: every CTA that would be resident on the modelled
+// GPU is live at once and their warps are interleaved (a kernel whose CTAs
+// wait on flags written by other CTAs finishes); further CTAs start as
+// earlier ones retire. Within a warp each lane has its own PC (independent
+// thread scheduling): the lanes at one PC run together, divergent groups
+// take turns, and a group that keeps running without the others is made to
+// yield, so a lane spinning on a lock held by another lane makes progress.
+#include <cstdint>
+#include <functional>
+
+#include "isa/exec.hpp"
+#include "isa/sem/context.hpp"
+#include "sim/launch_types.hpp"
+
+namespace ptxsim::sim {
+
+// What the engine needs from the device: global memory and the report of
+// the allocation nearest to an address.
+struct global_port {
+    virtual ~global_port() = default;
+    virtual isa::fault_kind read(uint64_t addr, void* dst, uint32_t bytes) = 0;
+    virtual isa::fault_kind write(uint64_t addr, const void* src, uint32_t bytes) = 0;
+    virtual std::string describe(uint64_t addr) = 0; // "12 bytes past the end of allocation #3 (1024 bytes at 0x...)"
+};
+
+struct launch_request {
+    const isa::exec_function* kernel = nullptr;
+    dim3 grid, block;
+    uint32_t dynamic_shared = 0;
+    uint32_t static_shared = 0;
+    std::vector<uint8_t> params;           // laid out as kernel.params says
+    uint32_t resident_ctas = 1;            // how many CTAs the modelled GPU holds at once
+    uint32_t sm_count = 1;
+    launch_options options;
+    // Source location of an instruction position, for fault reports.
+    std::function<void(uint32_t pos, fault_report&)> locate;
+};
+
+launch_result run_launch(const launch_request& req, global_port& global);
+
+} // namespace ptxsim::sim

@@ -1,0 +1,479 @@
+#include "sim/launch_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ptxsim::sim {
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+struct type_info {
+    const char* name;
+    uint32_t bytes;
+    bool is_float, is_signed;
+};
+constexpr type_info types[] = {
+    {"u8", 1, false, false}, {"s8", 1, false, true}, {"u16", 2, false, false}, {"s16", 2, false, true},
+    {"u32", 4, false, false}, {"s32", 4, false, true}, {"u64", 8, false, false}, {"s64", 8, false, true},
+    {"f16", 2, true, false}, {"bf16", 2, true, false}, {"f32", 4, true, false}, {"f64", 8, true, false},
+    // argument-only spellings nvcc uses for parameters
+    {"b8", 1, false, false}, {"b16", 2, false, false}, {"b32", 4, false, false}, {"b64", 8, false, false},
+};
+const type_info* find_type(const std::string& t) {
+    for (const auto& ti : types)
+        if (t == ti.name) return &ti;
+    return nullptr;
+}
+
+// Rounds a double to a binary format with `ebits` exponent and `mbits`
+// fraction bits, to nearest-even, with subnormals and overflow to infinity.
+uint64_t round_to_format(double x, int ebits, int mbits) {
+    uint64_t sign = std::signbit(x) ? 1 : 0;
+    uint64_t exp_all = (1ull << ebits) - 1;
+    if (x != x) return (sign << (ebits + mbits)) | (exp_all << mbits) | (1ull << (mbits - 1));
+    x = std::fabs(x);
+    if (std::isinf(x)) return (sign << (ebits + mbits)) | (exp_all << mbits);
+    if (x == 0) return sign << (ebits + mbits);
+    int bias = (1 << (ebits - 1)) - 1;
+    int e;
+    double frac = std::frexp(x, &e); // x = frac * 2^e, frac in [0.5, 1)
+    int exp = e - 1;                  // x = 1.f * 2^exp
+    int shift = exp < 1 - bias ? (1 - bias) - exp : 0; // subnormal: fewer fraction bits
+    // Scaled so the units digit is the last kept fraction bit; ldexp and
+    // nearbyint (nearest-even in the default mode) are exact here.
+    double scaled = std::ldexp(frac * 2, mbits - shift);
+    uint64_t m = static_cast<uint64_t>(std::nearbyint(scaled));
+    if (shift == 0) {
+        if (m >> (mbits + 1)) { // rounded up to the next binade
+            m >>= 1;
+            ++exp;
+        }
+        if (exp + bias >= static_cast<int>(exp_all)) return (sign << (ebits + mbits)) | (exp_all << mbits);
+        return (sign << (ebits + mbits)) | (static_cast<uint64_t>(exp + bias) << mbits) | (m & ((1ull << mbits) - 1));
+    }
+    // Subnormal (m may round up into the smallest normal, which the encoding handles).
+    return (sign << (ebits + mbits)) | m;
+}
+
+double from_format(uint64_t bits, int ebits, int mbits) {
+    int bias = (1 << (ebits - 1)) - 1;
+    bool sign = (bits >> (ebits + mbits)) & 1;
+    uint64_t e = (bits >> mbits) & ((1ull << ebits) - 1), m = bits & ((1ull << mbits) - 1);
+    double v;
+    if (e == (1ull << ebits) - 1) v = m ? NAN : INFINITY;
+    else if (e == 0) v = std::ldexp(static_cast<double>(m), 1 - bias - mbits);
+    else v = std::ldexp(static_cast<double>(m | (1ull << mbits)), static_cast<int>(e) - bias - mbits);
+    return sign ? -v : v;
+}
+
+// splitmix64: the documented generator for {"random": ...}.
+uint64_t splitmix64(uint64_t& state) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+class reader {
+public:
+    reader(const std::string& path, parser::diagnostics& d) : path_(path), d_(d) {}
+
+    std::optional<launch_file> run() {
+        std::ifstream in(path_, std::ios::binary);
+        if (!in) {
+            d_.report_unlocated(parser::severity::error, path_, "cannot open launch file");
+            return std::nullopt;
+        }
+        std::stringstream ss;
+        ss << in.rdbuf();
+        src_ = std::make_unique<parser::source_file>(path_, ss.str());
+        json j;
+        try {
+            j = json::parse(src_->text(), nullptr, true, /*ignore_comments=*/true);
+        } catch (const json::parse_error& e) {
+            uint32_t at = e.byte > 0 ? static_cast<uint32_t>(e.byte - 1) : 0;
+            std::string what = e.what();
+            auto colon = what.find("syntax error");
+            d_.error(*src_, std::min<uint32_t>(at, static_cast<uint32_t>(src_->text().size())),
+                     "invalid JSON: " + (colon != std::string::npos ? what.substr(colon) : what));
+            return std::nullopt;
+        }
+        if (!j.is_object()) return fail("", "a launch file is a JSON object");
+        launch_file f;
+        f.path = path_;
+        base_ = fs::path(path_).parent_path();
+        for (auto& [key, value] : j.items())
+            if (key != "module" && key != "modules" && key != "buffers" && key != "launches" && key != "outputs" &&
+                key != "expect" && key != "comment")
+                error(key, fmt::format("unknown key '{}' (expected module, modules, buffers, launches, outputs, expect)", key));
+        if (j.contains("module") && j.contains("modules")) error("modules", "give either \"module\" or \"modules\", not both");
+        if (j.contains("module")) {
+            if (!j["module"].is_string()) error("module", "\"module\" is a path string");
+            else f.modules.push_back(resolve(j["module"]));
+        } else if (j.contains("modules")) {
+            if (!j["modules"].is_array()) error("modules", "\"modules\" is a list of paths");
+            else
+                for (auto& m : j["modules"]) {
+                    if (m.is_string()) f.modules.push_back(resolve(m));
+                    else error("modules", "\"modules\" is a list of paths");
+                }
+        } else {
+            error("", "the launch file names no PTX: add \"module\": \"kernel.ptx\"");
+        }
+        if (j.contains("buffers")) buffers(j["buffers"], f);
+        if (!j.contains("launches") || !j["launches"].is_array() || j["launches"].empty())
+            error("launches", "\"launches\" must be a non-empty list");
+        else
+            for (size_t i = 0; i < j["launches"].size(); ++i) f.launches.push_back(launch(j["launches"][i], i, f));
+        if (j.contains("outputs")) {
+            if (!j["outputs"].is_object()) error("outputs", "\"outputs\" maps buffer names to file paths");
+            else
+                for (auto& [name, p] : j["outputs"].items()) {
+                    if (!has_buffer(f, name)) error(name, fmt::format("output names an unknown buffer '{}'", name));
+                    else if (!p.is_string()) error(name, "an output is a file path");
+                    else f.outputs.push_back({name, resolve(p)});
+                }
+        }
+        if (j.contains("expect")) expects(j["expect"], f);
+        if (failed_) return std::nullopt;
+        return f;
+    }
+
+private:
+    std::optional<launch_file> fail(const std::string& key, const std::string& msg) {
+        error(key, msg);
+        return std::nullopt;
+    }
+
+    // Reports at the first occurrence of "key" in the file (JSON has no
+    // positions once parsed), or at the start.
+    void error(const std::string& key, const std::string& msg) {
+        failed_ = true;
+        size_t at = key.empty() ? std::string_view::npos : src_->text().find("\"" + key + "\"");
+        d_.error(*src_, at == std::string_view::npos ? 0 : static_cast<uint32_t>(at), msg);
+    }
+
+    std::string resolve(const json& p) {
+        fs::path q = p.get<std::string>();
+        return (q.is_absolute() ? q : base_ / q).lexically_normal().string();
+    }
+
+    static bool has_buffer(const launch_file& f, const std::string& n) {
+        for (const auto& b : f.buffers)
+            if (b.name == n) return true;
+        return false;
+    }
+
+    bool number(const json& v, double& out) {
+        if (!v.is_number()) return false;
+        out = v.get<double>();
+        return true;
+    }
+
+    void buffers(const json& j, launch_file& f) {
+        if (!j.is_object()) return error("buffers", "\"buffers\" maps names to {\"type\", \"count\", \"init\"}");
+        for (auto& [name, b] : j.items()) {
+            buffer_spec s;
+            s.name = name;
+            if (!b.is_object()) {
+                error(name, fmt::format("buffer '{}' must be an object", name));
+                continue;
+            }
+            for (auto& [k, v] : b.items())
+                if (k != "type" && k != "count" && k != "init") error(k, fmt::format("buffer '{}': unknown key '{}'", name, k));
+            if (!b.contains("type") || !b["type"].is_string() || !find_type(b["type"]) || b["type"].get<std::string>()[0] == 'b') {
+                error(name, fmt::format("buffer '{}' needs \"type\": one of u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64", name));
+                continue;
+            }
+            s.type = b["type"];
+            s.elem_bytes = find_type(s.type)->bytes;
+            if (!b.contains("count") || !b["count"].is_number_unsigned() || b["count"].get<uint64_t>() == 0) {
+                error(name, fmt::format("buffer '{}' needs \"count\": a positive number of elements", name));
+                continue;
+            }
+            s.count = b["count"];
+            if (b.contains("init")) init(b["init"], s);
+            f.buffers.push_back(s);
+        }
+    }
+
+    void init(const json& i, buffer_spec& s) {
+        auto bad = [&] {
+            error(s.name, fmt::format("buffer '{}': \"init\" is {{\"fill\": v}}, {{\"iota\": {{\"start\": a, \"step\": b}}}}, "
+                                      "{{\"random\": {{\"seed\": s, \"min\": a, \"max\": b}}}} or {{\"file\": \"path\"}}",
+                                      s.name));
+        };
+        if (!i.is_object() || i.size() != 1) return bad();
+        if (i.contains("fill")) {
+            if (!number(i["fill"], s.fill)) return bad();
+            s.init = buffer_spec::init_kind::fill;
+        } else if (i.contains("iota")) {
+            const json& o = i["iota"];
+            if (!o.is_object()) return bad();
+            if (o.contains("start") && !number(o["start"], s.start)) return bad();
+            if (o.contains("step") && !number(o["step"], s.step)) return bad();
+            s.init = buffer_spec::init_kind::iota;
+        } else if (i.contains("random")) {
+            const json& o = i["random"];
+            if (!o.is_object()) return bad();
+            if (o.contains("seed")) {
+                if (!o["seed"].is_number_unsigned()) return bad();
+                s.seed = o["seed"];
+            }
+            if (o.contains("min") && !number(o["min"], s.min)) return bad();
+            if (o.contains("max") && !number(o["max"], s.max)) return bad();
+            if (s.max < s.min) return error(s.name, fmt::format("buffer '{}': random min is above max", s.name));
+            s.init = buffer_spec::init_kind::random;
+        } else if (i.contains("file")) {
+            if (!i["file"].is_string()) return bad();
+            s.file = resolve(i["file"]);
+            s.init = buffer_spec::init_kind::file;
+        } else {
+            bad();
+        }
+    }
+
+    dim3 dims(const json& v, const std::string& where, const std::string& key) {
+        dim3 d;
+        if (v.is_number_unsigned() && v.get<uint64_t>() > 0 && v.get<uint64_t>() <= 0x7FFFFFFF) {
+            d.x = v;
+        } else if (v.is_array() && !v.empty() && v.size() <= 3) {
+            uint32_t* parts[] = {&d.x, &d.y, &d.z};
+            for (size_t i = 0; i < v.size(); ++i) {
+                if (!v[i].is_number_unsigned() || v[i].get<uint64_t>() == 0 || v[i].get<uint64_t>() > 0x7FFFFFFF) {
+                    error(key, fmt::format("{}.{}: dimensions are positive integers", where, key));
+                    return d;
+                }
+                *parts[i] = v[i];
+            }
+        } else {
+            error(key, fmt::format("{}.{}: a positive integer or [x, y, z]", where, key));
+        }
+        return d;
+    }
+
+    launch_spec launch(const json& l, size_t index, const launch_file& f) {
+        launch_spec s;
+        s.where = fmt::format("launches[{}]", index);
+        if (!l.is_object()) {
+            error("launches", s.where + " must be an object");
+            return s;
+        }
+        for (auto& [k, v] : l.items())
+            if (k != "kernel" && k != "grid" && k != "block" && k != "shared_bytes" && k != "args")
+                error(k, fmt::format("{}: unknown key '{}'", s.where, k));
+        if (!l.contains("kernel") || !l["kernel"].is_string()) error("kernel", s.where + ": \"kernel\" names the entry to run");
+        else s.kernel = l["kernel"];
+        s.grid = l.contains("grid") ? dims(l["grid"], s.where, "grid") : dim3{};
+        if (!l.contains("block")) error("launches", s.where + ": \"block\" is required");
+        else s.block = dims(l["block"], s.where, "block");
+        if (s.block.count() > 1024) error("block", fmt::format("{}: a block has at most 1024 threads, not {}", s.where, s.block.count()));
+        if (l.contains("shared_bytes")) {
+            if (!l["shared_bytes"].is_number_unsigned()) error("shared_bytes", s.where + ": \"shared_bytes\" is a byte count");
+            else s.shared_bytes = l["shared_bytes"];
+        }
+        if (l.contains("args")) {
+            if (!l["args"].is_array()) error("args", s.where + ": \"args\" is a list");
+            else
+                for (size_t i = 0; i < l["args"].size(); ++i) s.args.push_back(arg(l["args"][i], fmt::format("{}.args[{}]", s.where, i), f));
+        }
+        return s;
+    }
+
+    arg_spec arg(const json& a, const std::string& where, const launch_file& f) {
+        arg_spec s;
+        s.where = where;
+        if (!a.is_object() || a.empty()) {
+            error("args", where + ": an argument is {\"u32\": v}, {\"buffer\": name} or {\"bytes\": [...]}");
+            return s;
+        }
+        if (a.contains("buffer")) {
+            s.k = arg_spec::kind::buffer;
+            if (!a["buffer"].is_string() || !has_buffer(f, a["buffer"])) {
+                error("buffer", fmt::format("{}: unknown buffer {}", where, a["buffer"].dump()));
+                return s;
+            }
+            s.buffer = a["buffer"];
+            if (a.contains("offset")) {
+                if (!a["offset"].is_number_unsigned()) error("offset", where + ": \"offset\" is a byte count");
+                else s.offset = a["offset"];
+            }
+            return s;
+        }
+        if (a.contains("bytes")) {
+            s.k = arg_spec::kind::bytes;
+            if (!a["bytes"].is_array()) error("bytes", where + ": \"bytes\" is a list of byte values");
+            else
+                for (auto& b : a["bytes"]) {
+                    if (!b.is_number_unsigned() || b.get<uint64_t>() > 255) {
+                        error("bytes", where + ": \"bytes\" holds values 0 to 255");
+                        break;
+                    }
+                    s.bytes.push_back(static_cast<uint8_t>(b.get<uint64_t>()));
+                }
+            return s;
+        }
+        if (a.size() != 1) {
+            error("args", where + ": a scalar argument has one key, its type");
+            return s;
+        }
+        auto [type, value] = *a.items().begin();
+        const type_info* ti = find_type(type);
+        if (!ti || !value.is_number()) {
+            error(type, fmt::format("{}: '{}' is not a scalar type name (u8 ... s64, f16, bf16, f32, f64, b8 ... b64) with a number", where, type));
+            return s;
+        }
+        uint64_t bits;
+        if (!ti->is_float && value.is_number_integer())
+            bits = value.is_number_unsigned() ? value.get<uint64_t>() : static_cast<uint64_t>(value.get<int64_t>());
+        else
+            bits = encode_value(type, value.get<double>());
+        s.bytes.resize(ti->bytes);
+        std::memcpy(s.bytes.data(), &bits, ti->bytes);
+        return s;
+    }
+
+    void expects(const json& j, launch_file& f) {
+        if (!j.is_object()) return error("expect", "\"expect\" maps buffer names to {\"file\", \"max_ulp\"} or {\"values\"}");
+        for (auto& [name, e] : j.items()) {
+            expect_spec s;
+            s.buffer = name;
+            if (!has_buffer(f, name)) {
+                error(name, fmt::format("expect names an unknown buffer '{}'", name));
+                continue;
+            }
+            if (!e.is_object() || (!e.contains("file") && !e.contains("values"))) {
+                error(name, fmt::format("expect '{}': give {{\"file\": path}} or {{\"values\": [...]}}", name));
+                continue;
+            }
+            if (e.contains("file")) {
+                if (!e["file"].is_string()) error(name, "expect: \"file\" is a path");
+                else s.file = resolve(e["file"]);
+            } else if (!e["values"].is_array()) {
+                error(name, "expect: \"values\" is a list of numbers");
+            } else {
+                for (auto& v : e["values"]) {
+                    double d;
+                    if (!number(v, d)) {
+                        error(name, "expect: \"values\" is a list of numbers");
+                        break;
+                    }
+                    s.values.push_back(d);
+                }
+            }
+            if (e.contains("max_ulp")) {
+                if (!e["max_ulp"].is_number_unsigned()) error(name, "expect: \"max_ulp\" is a non-negative integer");
+                else s.max_ulp = e["max_ulp"];
+            }
+            f.expects.push_back(s);
+        }
+    }
+
+    std::string path_;
+    parser::diagnostics& d_;
+    std::unique_ptr<parser::source_file> src_;
+    fs::path base_;
+    bool failed_ = false;
+};
+
+} // namespace
+
+uint32_t type_bytes(const std::string& type) {
+    const type_info* t = find_type(type);
+    return t ? t->bytes : 0;
+}
+
+uint64_t encode_value(const std::string& type, double v) {
+    const type_info* t = find_type(type);
+    if (!t) return 0;
+    if (type == "f64") {
+        uint64_t b;
+        std::memcpy(&b, &v, 8);
+        return b;
+    }
+    if (type == "f32") return round_to_format(v, 8, 23);
+    if (type == "f16") return round_to_format(v, 5, 10);
+    if (type == "bf16") return round_to_format(v, 8, 7);
+    // Integers: values are whole numbers in range (checked by the caller's data).
+    if (t->is_signed) return static_cast<uint64_t>(static_cast<int64_t>(v));
+    return v < 0 ? static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
+}
+
+double decode_value(const std::string& type, uint64_t bits) {
+    const type_info* t = find_type(type);
+    if (!t) return 0;
+    if (type == "f64") {
+        double d;
+        std::memcpy(&d, &bits, 8);
+        return d;
+    }
+    if (type == "f32") return from_format(bits & 0xFFFFFFFFu, 8, 23);
+    if (type == "f16") return from_format(bits & 0xFFFF, 5, 10);
+    if (type == "bf16") return from_format(bits & 0xFFFF, 8, 7);
+    uint64_t m = t->bytes == 8 ? ~0ull : (1ull << (8 * t->bytes)) - 1;
+    bits &= m;
+    if (t->is_signed && t->bytes < 8 && (bits >> (8 * t->bytes - 1))) return static_cast<double>(static_cast<int64_t>(bits | ~m));
+    return t->is_signed ? static_cast<double>(static_cast<int64_t>(bits)) : static_cast<double>(bits);
+}
+
+std::optional<launch_file> read_launch_file(const std::string& path, parser::diagnostics& d) { return reader(path, d).run(); }
+
+std::optional<std::vector<uint8_t>> initial_contents(const buffer_spec& b, parser::diagnostics& d) {
+    std::vector<uint8_t> out(b.count * b.elem_bytes, 0);
+    auto put = [&](uint64_t i, uint64_t bits) { std::memcpy(out.data() + i * b.elem_bytes, &bits, b.elem_bytes); };
+    const type_info* t = find_type(b.type);
+    switch (b.init) {
+    case buffer_spec::init_kind::none: break; // left as zeros; initcheck will see it as never written
+    case buffer_spec::init_kind::fill:
+        for (uint64_t i = 0; i < b.count; ++i) put(i, encode_value(b.type, b.fill));
+        break;
+    case buffer_spec::init_kind::iota:
+        for (uint64_t i = 0; i < b.count; ++i) put(i, encode_value(b.type, b.start + b.step * static_cast<double>(i)));
+        break;
+    case buffer_spec::init_kind::random: {
+        uint64_t state = b.seed;
+        for (uint64_t i = 0; i < b.count; ++i) {
+            uint64_t r = splitmix64(state);
+            if (t->is_float) {
+                double u = static_cast<double>(r >> 11) * 0x1.0p-53; // [0, 1)
+                put(i, encode_value(b.type, b.min + (b.max - b.min) * u));
+            } else {
+                // Integers uniform in [min, max] by modulo (documented; the bias is below 2^-32 for small ranges).
+                auto lo = static_cast<int64_t>(std::ceil(b.min)), hi = static_cast<int64_t>(std::floor(b.max));
+                uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
+                put(i, static_cast<uint64_t>(lo + static_cast<int64_t>(span ? r % span : r)));
+            }
+        }
+        break;
+    }
+    case buffer_spec::init_kind::file: {
+        std::ifstream in(b.file, std::ios::binary);
+        if (!in) {
+            d.report_unlocated(parser::severity::error, b.file, fmt::format("cannot open the data file of buffer '{}'", b.name));
+            return std::nullopt;
+        }
+        std::stringstream ss;
+        ss << in.rdbuf();
+        std::string data = ss.str();
+        if (data.size() != out.size()) {
+            d.report_unlocated(parser::severity::error, b.file,
+                               fmt::format("buffer '{}' needs {} bytes ({} x {}), the file has {}", b.name, out.size(), b.count,
+                                           b.type, data.size()));
+            return std::nullopt;
+        }
+        std::memcpy(out.data(), data.data(), out.size());
+        break;
+    }
+    }
+    return out;
+}
+
+} // namespace ptxsim::sim

@@ -1,0 +1,73 @@
+#pragma once
+// Launch files (docs/launch-file.md): JSON that names the PTX modules, the
+// buffers to create and fill, the kernel launches with their arguments, the
+// buffers to write out and the results to expect. Reading one checks every
+// field and reports problems with the file, line and JSON path.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parser/diagnostics.hpp"
+#include "sim/launch_types.hpp"
+
+namespace ptxsim::sim {
+
+struct buffer_spec {
+    std::string name;
+    std::string type;        // u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64
+    uint32_t elem_bytes = 0;
+    uint64_t count = 0;
+    enum class init_kind { none, fill, iota, random, file } init = init_kind::none;
+    double fill = 0, start = 0, step = 1, min = 0, max = 1;
+    uint64_t seed = 0;
+    std::string file;        // resolved path
+};
+
+struct arg_spec {
+    enum class kind { scalar, buffer, bytes } k = kind::scalar;
+    std::vector<uint8_t> bytes;  // scalar value or raw bytes
+    std::string buffer;
+    uint64_t offset = 0;
+    std::string where;       // "launches[0].args[2]" for messages
+};
+
+struct launch_spec {
+    std::string kernel;
+    dim3 grid, block;
+    uint32_t shared_bytes = 0;
+    std::vector<arg_spec> args;
+    std::string where;
+};
+
+struct expect_spec {
+    std::string buffer;
+    std::string file;                  // resolved path, or empty
+    std::vector<double> values;        // when no file
+    uint64_t max_ulp = 0;
+};
+
+struct launch_file {
+    std::string path;
+    std::vector<std::string> modules;  // resolved paths
+    std::vector<buffer_spec> buffers;
+    std::vector<launch_spec> launches;
+    std::vector<std::pair<std::string, std::string>> outputs; // buffer -> resolved path
+    std::vector<expect_spec> expects;
+};
+
+std::optional<launch_file> read_launch_file(const std::string& path, parser::diagnostics& d);
+
+// Bytes of a buffer's initial contents (documented generators); nullopt and
+// a diagnostic when a data file is missing or has the wrong size.
+std::optional<std::vector<uint8_t>> initial_contents(const buffer_spec& b, parser::diagnostics& d);
+
+// Bytes per element of a launch-file type name; 0 when the name is unknown.
+uint32_t type_bytes(const std::string& type);
+// The bits of `value` in a launch-file type (floats rounded to nearest-even,
+// integers wrapped to the type's width).
+uint64_t encode_value(const std::string& type, double value);
+// The value of the bits of one element, for messages and comparisons.
+double decode_value(const std::string& type, uint64_t bits);
+
+} // namespace ptxsim::sim

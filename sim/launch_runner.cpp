@@ -1,0 +1,204 @@
+#include "sim/launch_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+namespace ptxsim::sim {
+namespace {
+
+void print_diags(const parser::diagnostics& d, std::ostream& err) {
+    for (const auto& x : d.all()) parser::print_text(err, x);
+}
+
+// Distance in units in the last place between two floats of one type, by
+// their ordered bit patterns; 0 for identical bits (NaNs equal when both NaN).
+uint64_t ulp_distance(const std::string& type, uint64_t a, uint64_t b) {
+    uint32_t bits = type_bytes(type) * 8;
+    uint64_t sign = 1ull << (bits - 1), mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    a &= mask;
+    b &= mask;
+    if (a == b) return 0;
+    double da = decode_value(type, a), db = decode_value(type, b);
+    if (da != da && db != db) return 0;
+    auto ordered = [&](uint64_t v) -> int64_t { // monotonic integer order of the float values
+        return (v & sign) ? -static_cast<int64_t>(v & ~sign & mask) : static_cast<int64_t>(v);
+    };
+    int64_t x = ordered(a), y = ordered(b);
+    return static_cast<uint64_t>(x > y ? x - y : y - x);
+}
+
+bool write_npy(const std::string& path, const std::string& type, uint64_t count, const std::vector<uint8_t>& data) {
+    static const std::map<std::string, std::string> descr{{"u8", "|u1"}, {"s8", "|i1"}, {"u16", "<u2"}, {"s16", "<i2"},
+                                                          {"u32", "<u4"}, {"s32", "<i4"}, {"u64", "<u8"}, {"s64", "<i8"},
+                                                          {"f16", "<f2"}, {"bf16", "<u2"}, {"f32", "<f4"}, {"f64", "<f8"}};
+    std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({},), }}", descr.at(type), count);
+    size_t total = 10 + header.size() + 1;
+    header.append((64 - total % 64) % 64, ' ');
+    header += '\n';
+    std::ofstream out(path, std::ios::binary);
+    if (!out) return false;
+    out.write("\x93NUMPY\x01\x00", 8);
+    uint16_t len = static_cast<uint16_t>(header.size());
+    out.write(reinterpret_cast<const char*>(&len), 2);
+    out << header;
+    out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+    return static_cast<bool>(out);
+}
+
+} // namespace
+
+int run_launch_file(device& dev, const launch_file& f, const run_settings& s, std::ostream& out, std::ostream& err) {
+    parser::diagnostics d;
+    for (const auto& m : f.modules) {
+        if (!dev.load_module_file(m, d)) {
+            print_diags(d, err);
+            return 2;
+        }
+    }
+    struct live_buffer {
+        const buffer_spec* spec;
+        uint64_t address;
+    };
+    std::map<std::string, live_buffer> buffers;
+    for (const auto& b : f.buffers) {
+        auto init = initial_contents(b, d);
+        if (!init) {
+            print_diags(d, err);
+            return 2;
+        }
+        uint64_t addr = dev.allocate(init->size());
+        if (!addr) {
+            err << fmt::format("{}: error: buffer '{}' ({} bytes) does not fit in device memory\n", f.path, b.name, init->size());
+            return 2;
+        }
+        dev.write(addr, init->data(), init->size());
+        buffers[b.name] = {&b, addr};
+    }
+    launch_stats total;
+    for (const auto& l : f.launches) {
+        std::string why;
+        auto k = dev.find_kernel(l.kernel, why);
+        if (!k) {
+            err << fmt::format("{}: error: {}: {}\n", f.path, l.where, why);
+            return 2;
+        }
+        const isa::exec_function* code = dev.kernel_code(*k, d);
+        if (!code) {
+            print_diags(d, err);
+            return 2;
+        }
+        if (l.args.size() != code->params.size()) {
+            err << fmt::format("{}: error: {}: kernel '{}' takes {} arguments, the launch gives {}\n", f.path, l.where, k->name,
+                               code->params.size(), l.args.size());
+            return 2;
+        }
+        std::vector<uint8_t> params(code->param_bytes, 0);
+        for (size_t i = 0; i < l.args.size(); ++i) {
+            const arg_spec& a = l.args[i];
+            const isa::exec_param& p = code->params[i];
+            std::vector<uint8_t> bytes = a.bytes;
+            if (a.k == arg_spec::kind::buffer) {
+                uint64_t addr = buffers.at(a.buffer).address + a.offset;
+                bytes.resize(8);
+                std::memcpy(bytes.data(), &addr, 8);
+            }
+            if (bytes.size() != p.size) {
+                err << fmt::format("{}: error: {}: parameter {} ('{}') of '{}' is {} bytes, the argument is {}\n", f.path, a.where,
+                                   i, p.name, k->name, p.size, bytes.size());
+                return 2;
+            }
+            std::memcpy(params.data() + p.offset, bytes.data(), bytes.size());
+        }
+        launch_result r = dev.launch(*k, l.grid, l.block, l.shared_bytes, params, s.options, d);
+        if (d.has_errors()) {
+            print_diags(d, err);
+            return 2;
+        }
+        total.warp_instructions += r.stats.warp_instructions;
+        total.thread_instructions += r.stats.thread_instructions;
+        total.seconds += r.stats.seconds;
+        if (r.fault) {
+            err << r.fault->format();
+            return 1;
+        }
+    }
+    for (const auto& [name, path] : f.outputs) {
+        const live_buffer& b = buffers.at(name);
+        std::vector<uint8_t> data(b.spec->count * b.spec->elem_bytes);
+        dev.read(b.address, data.data(), data.size());
+        bool ok;
+        if (path.size() > 4 && path.substr(path.size() - 4) == ".npy") {
+            ok = write_npy(path, b.spec->type, b.spec->count, data);
+        } else {
+            std::ofstream o(path, std::ios::binary);
+            o.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+            ok = static_cast<bool>(o);
+        }
+        if (!ok) {
+            err << fmt::format("{}: error: cannot write output '{}' to {}\n", f.path, name, path);
+            return 2;
+        }
+    }
+    int status = 0;
+    for (const auto& e : f.expects) {
+        const live_buffer& b = buffers.at(e.buffer);
+        const buffer_spec& spec = *b.spec;
+        std::vector<uint8_t> data(spec.count * spec.elem_bytes);
+        dev.read(b.address, data.data(), data.size());
+        std::vector<uint8_t> want(data.size(), 0);
+        if (!e.file.empty()) {
+            std::ifstream in(e.file, std::ios::binary);
+            std::stringstream ss;
+            ss << in.rdbuf();
+            std::string w = ss.str();
+            if (!in || w.size() != want.size()) {
+                err << fmt::format("{}: error: expected data for '{}' must be {} bytes; {} {}\n", f.path, e.buffer, want.size(),
+                                   e.file, in ? fmt::format("has {}", w.size()) : std::string("cannot be read"));
+                return 2;
+            }
+            std::memcpy(want.data(), w.data(), want.size());
+        } else {
+            if (e.values.size() != spec.count) {
+                err << fmt::format("{}: error: expect '{}' lists {} values for {} elements\n", f.path, e.buffer, e.values.size(), spec.count);
+                return 2;
+            }
+            for (uint64_t i = 0; i < spec.count; ++i) {
+                uint64_t bits = encode_value(spec.type, e.values[i]);
+                std::memcpy(want.data() + i * spec.elem_bytes, &bits, spec.elem_bytes);
+            }
+        }
+        bool is_float = spec.type[0] == 'f' || spec.type == "bf16";
+        uint64_t mismatches = 0;
+        for (uint64_t i = 0; i < spec.count; ++i) {
+            uint64_t got = 0, exp = 0;
+            std::memcpy(&got, data.data() + i * spec.elem_bytes, spec.elem_bytes);
+            std::memcpy(&exp, want.data() + i * spec.elem_bytes, spec.elem_bytes);
+            uint64_t dist = is_float ? ulp_distance(spec.type, got, exp) : (got == exp ? 0 : ~0ull);
+            if (dist <= e.max_ulp) continue;
+            if (mismatches++ < 10)
+                err << fmt::format("mismatch: {}[{}] = {} (0x{:x}), expected {} (0x{:x}){}\n", e.buffer, i, decode_value(spec.type, got),
+                                   got, decode_value(spec.type, exp), exp,
+                                   is_float ? fmt::format(", {} ulp apart (max_ulp {})", dist, e.max_ulp) : std::string());
+        }
+        if (mismatches) {
+            err << fmt::format("{}: {} of {} elements of '{}' differ from the expected values\n", f.path, mismatches, spec.count, e.buffer);
+            status = 1;
+        } else {
+            out << fmt::format("{}: all {} elements match\n", e.buffer, spec.count);
+        }
+    }
+    if (s.stats) {
+        double rate = total.seconds > 0 ? static_cast<double>(total.thread_instructions) / total.seconds : 0;
+        out << fmt::format("instructions: {} thread, {} warp; time {:.3f} s; {:.3g} thread-instructions/s\n",
+                           total.thread_instructions, total.warp_instructions, total.seconds, rate);
+    }
+    return status;
+}
+
+} // namespace ptxsim::sim

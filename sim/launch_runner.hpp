@@ -1,0 +1,21 @@
+#pragma once
+// Carries out a launch file on a device: loads the modules, creates and
+// fills the buffers, runs the launches in order, writes the outputs and
+// compares the expectations. Messages go to the given streams.
+#include <iosfwd>
+#include <string>
+
+#include "sim/device.hpp"
+#include "sim/launch_file.hpp"
+
+namespace ptxsim::sim {
+
+struct run_settings {
+    launch_options options;
+    bool stats = false;
+};
+
+// Exit status: 0 ok, 1 kernel fault or mismatch, 2 bad input.
+int run_launch_file(device& dev, const launch_file& f, const run_settings& s, std::ostream& out, std::ostream& err);
+
+} // namespace ptxsim::sim

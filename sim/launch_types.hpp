@@ -1,0 +1,50 @@
+#pragma once
+// Plain data shared by the device, the engine and tools: grid shapes,
+// launch options and what a launch reports back.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxsim::sim {
+
+struct dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+    uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+struct launch_options {
+    uint64_t max_warp_instructions = 2'000'000'000; // runaway kernels stop here
+    uint32_t quantum = 64;                          // instructions a warp runs before the scheduler moves on
+};
+
+// A located kernel fault: where and who, in the terms a user debugs with.
+struct fault_report {
+    std::string kind;          // "out-of-bounds global read", "trap", ...
+    std::string message;
+    std::string kernel;
+    std::string ptx_file;
+    uint32_t ptx_line = 0;
+    std::string source_file;   // from .loc, when present
+    uint32_t source_line = 0;
+    dim3 block, thread;
+    uint64_t address = 0;
+    bool has_address = false;
+    std::string allocation;    // nearest allocation, when known
+
+    std::string format() const;
+};
+
+struct launch_stats {
+    uint64_t warp_instructions = 0;
+    uint64_t thread_instructions = 0;
+    double seconds = 0;
+};
+
+struct launch_result {
+    bool ok = true;
+    std::optional<fault_report> fault;
+    launch_stats stats;
+};
+
+} // namespace ptxsim::sim

@@ -1,0 +1,267 @@
+// The functional engine through the device API, on small hand-written PTX:
+// values, divergence and reconvergence, barriers, progress of spin loops
+// within a warp and across CTAs, and located faults.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "models/model.hpp"
+#include "sim/device.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace ptxsim::test {
+namespace {
+
+models::gpu_model h800() {
+    parser::diagnostics d;
+    auto m = models::load_model(source_dir() + "/models/h800.json", d);
+    EXPECT_TRUE(m.has_value());
+    return *m;
+}
+
+struct fixture {
+    sim::device dev{h800()};
+    parser::diagnostics d;
+    std::optional<sim::kernel_ref> kernel;
+
+    explicit fixture(const std::string& body, const std::string& params = ".param .u64 out") {
+        std::string text = std::string(header) + ".visible .entry k(" + params + ")\n{\n" + body + "\n}\n";
+        EXPECT_TRUE(dev.load_module_text("k.ptx", text, d)) << (d.all().empty() ? "" : d.all()[0].message);
+        std::string why;
+        kernel = dev.find_kernel("k", why);
+        EXPECT_TRUE(kernel) << why;
+    }
+
+    // Launches with one buffer of `n` u32 (zeroed) as the only argument and returns it.
+    std::vector<uint32_t> run(sim::dim3 grid, sim::dim3 block, size_t n, sim::launch_result* result = nullptr,
+                              sim::launch_options opts = {}) {
+        uint64_t buf = dev.allocate(n * 4);
+        std::vector<uint32_t> zero(n, 0);
+        dev.write(buf, zero.data(), n * 4);
+        std::vector<uint8_t> params(8);
+        std::memcpy(params.data(), &buf, 8);
+        auto r = dev.launch(*kernel, grid, block, 0, params, opts, d);
+        if (result) *result = r;
+        else EXPECT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
+        std::vector<uint32_t> out(n);
+        dev.read(buf, out.data(), n * 4);
+        return out;
+    }
+};
+
+// out[global thread id] = tid * 3 + ctaid
+TEST(engine, thread_indices_and_integer_arithmetic) {
+    fixture f(R"(
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ntid.x;
+    mad.lo.s32 %r4, %r2, %r3, %r1;
+    mul.lo.s32 %r5, %r1, 3;
+    add.s32 %r5, %r5, %r2;
+    mul.wide.u32 %rd2, %r4, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r5;
+    ret;)");
+    auto out = f.run({3}, {40}, 120);
+    for (uint32_t i = 0; i < 120; ++i) EXPECT_EQ(out[i], (i % 40) * 3 + i / 40) << i;
+}
+
+// if (tid odd) x = tid * 10 else x = tid + 1000; then every lane adds 1 after reconverging
+TEST(engine, divergent_paths_reconverge) {
+    fixture f(R"(
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    .reg .pred %p<2>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 1;
+    setp.eq.u32 %p1, %r2, 1;
+    @%p1 bra ODD;
+    add.u32 %r3, %r1, 1000;
+    bra.uni JOIN;
+ODD:
+    mul.lo.u32 %r3, %r1, 10;
+JOIN:
+    add.u32 %r3, %r3, 1;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;)");
+    auto out = f.run({1}, {64}, 64);
+    for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(out[i], (i % 2 ? i * 10 : i + 1000) + 1) << i;
+}
+
+// Shared-memory tree reduction with bar.sync: out[0] = sum of 0..255
+TEST(engine, shared_memory_reduction_with_barriers) {
+    fixture f(R"(
+    .reg .b32 %r<10>;
+    .reg .b64 %rd<4>;
+    .reg .pred %p<3>;
+    .shared .align 4 .b8 buf[1024];
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    shl.b32 %r2, %r1, 2;
+    mov.u32 %r3, buf;
+    add.u32 %r4, %r3, %r2;
+    st.shared.u32 [%r4], %r1;
+    bar.sync 0;
+    mov.u32 %r5, 128;
+LOOP:
+    setp.ge.u32 %p1, %r1, %r5;
+    @%p1 bra SKIP;
+    shl.b32 %r6, %r5, 2;
+    add.u32 %r7, %r4, %r6;
+    ld.shared.u32 %r8, [%r7];
+    ld.shared.u32 %r9, [%r4];
+    add.u32 %r9, %r9, %r8;
+    st.shared.u32 [%r4], %r9;
+SKIP:
+    bar.sync 0;
+    shr.u32 %r5, %r5, 1;
+    setp.ne.u32 %p2, %r5, 0;
+    @%p2 bra LOOP;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra END;
+    ld.shared.u32 %r8, [buf];
+    st.global.u32 [%rd1], %r8;
+END:
+    ret;)");
+    auto out = f.run({1}, {256}, 1);
+    EXPECT_EQ(out[0], 255u * 256 / 2);
+}
+
+// Lane 0 takes a lock in global memory; the other lanes of the same warp spin
+// on it. Independent thread scheduling must let lane 0 release it.
+TEST(engine, intra_warp_spin_lock_makes_progress) {
+    fixture f(R"(
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    .reg .pred %p<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+SPIN:
+    atom.global.cas.b32 %r2, [%rd1], 0, 1;
+    setp.ne.u32 %p1, %r2, 0;
+    @%p1 bra SPIN;
+    ld.global.u32 %r3, [%rd1+4];
+    add.u32 %r3, %r3, 1;
+    st.global.u32 [%rd1+4], %r3;
+    atom.global.exch.b32 %r4, [%rd1], 0;
+    ret;)");
+    auto out = f.run({1}, {32}, 2);
+    EXPECT_EQ(out[0], 0u);
+    EXPECT_EQ(out[1], 32u); // every lane got the lock once: the count is exact
+}
+
+// CTA 1 waits for a flag that CTA 0 sets: both must be resident and interleaved.
+TEST(engine, ctas_wait_on_flags_set_by_other_ctas) {
+    fixture f(R"(
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    .reg .pred %p<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %ctaid.x;
+    setp.eq.u32 %p1, %r1, 0;
+    @%p1 bra PRODUCER;
+WAIT:
+    ld.volatile.global.u32 %r2, [%rd1];
+    setp.eq.u32 %p2, %r2, 0;
+    @%p2 bra WAIT;
+    st.global.u32 [%rd1+4], 7;
+    ret;
+PRODUCER:
+    st.global.u32 [%rd1], 1;
+    ret;)");
+    auto out = f.run({2}, {1}, 2);
+    EXPECT_EQ(out[0], 1u);
+    EXPECT_EQ(out[1], 7u);
+}
+
+TEST(engine, out_of_bounds_store_is_a_located_fault) {
+    fixture f(R"(
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r1;
+    ret;)");
+    sim::launch_result r;
+    f.run({1}, {40}, 32, &r); // 40 threads, room for 32
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "out-of-bounds access");
+    EXPECT_EQ(r.fault->kernel, "k");
+    EXPECT_EQ(r.fault->ptx_file, "k.ptx");
+    EXPECT_EQ(r.fault->ptx_line, 13u);
+    EXPECT_EQ(r.fault->thread.x, 32u);
+    EXPECT_NE(r.fault->message.find("0 bytes past the end of allocation"), std::string::npos) << r.fault->message;
+}
+
+TEST(engine, an_instruction_that_cannot_run_yet_faults_with_its_location) {
+    fixture f(R"(
+    .reg .b32 %r<4>;
+    .reg .f32 %f<4>;
+    mov.f32 %f1, 0f3F800000;
+    ex2.approx.ftz.f32 %f2, %f1;
+    ret;)");
+    sim::launch_result r;
+    f.run({1}, {1}, 1, &r);
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "unsupported instruction");
+    EXPECT_EQ(r.fault->ptx_line, 10u);
+    EXPECT_EQ(r.fault->message, "'ex2' is not implemented yet");
+}
+
+TEST(engine, runaway_kernel_stops_at_the_budget) {
+    fixture f("LOOP:\n bra.uni LOOP;");
+    sim::launch_result r;
+    sim::launch_options o;
+    o.max_warp_instructions = 10000;
+    f.run({1}, {32}, 1, &r, o);
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "instruction budget exhausted");
+}
+
+TEST(engine, barrier_deadlock_is_reported) {
+    fixture f(R"(
+    .reg .b32 %r<4>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, %tid.x;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra END;
+    bar.sync 0, 64;
+END:
+    ret;)");
+    sim::launch_result r;
+    f.run({1}, {64}, 1, &r);
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "deadlock");
+}
+
+TEST(engine, float_arithmetic_rounds_to_nearest_even_with_canonical_nan) {
+    fixture f(R"(
+    .reg .f32 %f<8>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    mov.f32 %f1, 0f3F800001;
+    mov.f32 %f2, 0f33800000;
+    add.rn.f32 %f3, %f1, %f2;
+    st.global.f32 [%rd1], %f3;
+    mov.f32 %f4, 0f7F800000;
+    sub.f32 %f5, %f4, %f4;
+    st.global.f32 [%rd1+4], %f5;
+    fma.rn.f32 %f6, %f1, %f1, %f2;
+    st.global.f32 [%rd1+8], %f6;
+    ret;)");
+    auto out = f.run({1}, {1}, 3);
+    EXPECT_EQ(out[0], 0x3F800002u); // 1+2^-23 + 2^-24: a tie, to even
+    EXPECT_EQ(out[1], 0x7FFFFFFFu); // inf - inf
+    EXPECT_EQ(out[2], 0x3F800003u); // (1+2^-23)^2 + 2^-24 = 1 + 2^-22 + 2^-24 + 2^-46, one rounding
+}
+
+} // namespace
+} // namespace ptxsim::test

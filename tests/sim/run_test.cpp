@@ -1,0 +1,66 @@
+// ptxsim run: the bundled example, launch-file errors and exit statuses.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/test_support.hpp"
+
+namespace ptxsim::test {
+namespace {
+
+std::string temp_file(const std::string& name, const std::string& text) {
+    auto p = std::filesystem::temp_directory_path() / name;
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+TEST(run, saxpy_example_matches_its_reference) {
+    auto r = run_ptxsim("run --stats '" + source_dir() + "/kernels/saxpy/launch.json'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("y: all 1000 elements match"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("thread-instructions/s"), std::string::npos);
+}
+
+TEST(run, mismatch_exits_1_and_prints_the_first_difference) {
+    std::string ptx = source_dir() + "/kernels/saxpy/saxpy.sm_90a.ptx";
+    std::string f = temp_file("ptxsim_run_mismatch.json",
+                              "{\"module\": \"" + ptx + "\", \"buffers\": {\"x\": {\"type\": \"f32\", \"count\": 2, \"init\": {\"fill\": 1}},"
+                              " \"y\": {\"type\": \"f32\", \"count\": 2}}, \"launches\": [{\"kernel\": \"saxpy\", \"block\": 32,"
+                              " \"args\": [{\"s32\": 2}, {\"f32\": 3}, {\"buffer\": \"x\"}, {\"buffer\": \"y\"}]}],"
+                              " \"expect\": {\"y\": {\"values\": [3, 4]}}}");
+    auto r = run_ptxsim("run '" + f + "'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("mismatch: y[1] = 3 (0x40400000), expected 4 (0x40800000), 4194304 ulp apart"), std::string::npos) << r.err;
+}
+
+TEST(run, wrong_argument_count_is_bad_input) {
+    std::string ptx = source_dir() + "/kernels/saxpy/saxpy.sm_90a.ptx";
+    std::string f = temp_file("ptxsim_run_args.json", "{\"module\": \"" + ptx +
+                                                          "\", \"launches\": [{\"kernel\": \"saxpy\", \"block\": 32, \"args\": [{\"s32\": 2}]}]}");
+    auto r = run_ptxsim("run '" + f + "'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("launches[0]: kernel 'saxpy' takes 4 arguments, the launch gives 1"), std::string::npos) << r.err;
+}
+
+TEST(run, json_errors_are_located) {
+    std::string f = temp_file("ptxsim_run_syntax.json", "{\n  \"module\": \"a.ptx\",\n  \"launches\": [ }\n}\n");
+    auto r = run_ptxsim("run '" + f + "'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(f + ":3:"), std::string::npos) << r.err;
+}
+
+TEST(run, unknown_keys_and_kernels_are_reported) {
+    std::string ptx = source_dir() + "/kernels/saxpy/saxpy.sm_90a.ptx";
+    std::string f = temp_file("ptxsim_run_key.json", "{\"module\": \"" + ptx + "\",\n \"lunches\": []}");
+    auto r = run_ptxsim("run '" + f + "'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(":2:2: error: unknown key 'lunches'"), std::string::npos) << r.err;
+    std::string g = temp_file("ptxsim_run_kernel.json", "{\"module\": \"" + ptx + "\", \"launches\": [{\"kernel\": \"nope\", \"block\": 1}]}");
+    auto r2 = run_ptxsim("run '" + g + "'");
+    EXPECT_EQ(r2.status, 2);
+    EXPECT_NE(r2.err.find("no kernel named 'nope'; the modules have: saxpy"), std::string::npos) << r2.err;
+}
+
+} // namespace
+} // namespace ptxsim::test
