@@ -331,17 +331,24 @@ private:
             if (!dec) why = fmt::format("'{}' is not implemented yet", matched->row->key);
             else why = dec(*matched, e);
         }
+        // Sources of cvt, set and slct have the second type (cvt.f32.f64: an 0d constant stays f64).
+        data_type source_type = e.type;
+        if (matched && e.type2 != data_type::none) {
+            std::string_view key = matched->row->key;
+            if (key == "cvt" || key == "set" || key == "slct") source_type = e.type2;
+        }
         // Pipes (setp p|q, shfl d|p) expand into their two destinations.
         uint32_t n = 0;
         for (const auto& op : ins.operands) {
             if (n >= e.ops.size()) break;
+            data_type t = n == 0 ? e.type : source_type;
             if (op.kind == operand_kind::pipe) {
                 if (n == 0) e.dest_pair = true;
-                e.ops[n++] = operand(op.elems[0], ins, e.type);
-                if (n < e.ops.size()) e.ops[n++] = operand(op.elems[1], ins, e.type);
+                e.ops[n++] = operand(op.elems[0], ins, t);
+                if (n < e.ops.size()) e.ops[n++] = operand(op.elems[1], ins, t);
                 continue;
             }
-            e.ops[n++] = operand(op, ins, e.type);
+            e.ops[n++] = operand(op, ins, t);
             if (e.ops[n - 1].kind == opnd::label) e.target = static_cast<uint32_t>(e.ops[n - 1].imm);
         }
         e.nops = static_cast<uint8_t>(n);

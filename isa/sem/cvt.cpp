@@ -1,11 +1,9 @@
-// cvt between integer types, between f32 and f64, and between integers and
-// floats. Float-to-integer rounds as the modifier says (.rni .rzi .rmi .rpi)
-// and saturates as PTX defines it: NaN gives 0, out-of-range values clamp to
-// the destination's range. The host's conversions are used only where they
-// are exact or round to nearest-even in the default mode (int -> float,
-// f64 -> f32 with .rn). Half, bf16, tf32 and fp8 conversions wait for isa/fp.
-#include <cmath>
-
+// cvt: every conversion between integer types, f16, bf16, f32, f64, tf32
+// and the fp8 pairs (e4m3x2, e5m2x2), with the rounding, .ftz, .sat, .relu
+// and .satfinite modifiers. Float work is isa/fp's exact implementation
+// (tested against MPFR). Integer-to-integer conversions truncate or, with
+// .sat, clamp; float-to-integer saturates as PTX defines (NaN gives 0).
+#include "isa/fp/convert.hpp"
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
 
@@ -13,117 +11,144 @@ namespace ptxsim::isa::sem {
 namespace {
 
 using parser::data_type;
+using fp::rounding;
 
-enum class irnd : uint8_t { none, rni, rzi, rmi, rpi };
+enum cflags : uint8_t { c_sat = 1, c_ftz = 2, c_relu = 4, c_satfinite = 8, c_two_sources = 16 };
 
-int_fast64_t clamp_signed(int64_t v, uint32_t bits) {
-    if (bits >= 64) return v;
-    int64_t hi = (int64_t(1) << (bits - 1)) - 1, lo = -hi - 1;
-    return std::min(std::max(v, lo), hi);
-}
-uint64_t clamp_unsigned_from_signed(int64_t v, uint32_t bits) {
-    if (v < 0) return 0;
-    return std::min<uint64_t>(static_cast<uint64_t>(v), mask_bits(bits));
-}
+bool is_int(data_type t) { return !is_float(t) && t != data_type::tf32 && t != data_type::e4m3x2 && t != data_type::e5m2x2; }
 
-// Float (as long double, exact for f32 and f64) to an integer type.
-uint64_t float_to_int(long double x, irnd r, data_type to) {
-    uint32_t bits = bits_of(to);
-    if (x != x) return 0;
-    switch (r) {
-    case irnd::rni: x = std::nearbyint(x); break; // the default mode rounds half to even
-    case irnd::rzi: x = std::trunc(x); break;
-    case irnd::rmi: x = std::floor(x); break;
-    case irnd::rpi: x = std::ceil(x); break;
-    case irnd::none: x = std::trunc(x); break;
+fp::int_type int_kind(data_type t) {
+    switch (t) {
+    case data_type::s8: return fp::int_type::s8;
+    case data_type::s16: return fp::int_type::s16;
+    case data_type::s32: return fp::int_type::s32;
+    case data_type::s64: return fp::int_type::s64;
+    case data_type::u8: case data_type::b8: return fp::int_type::u8;
+    case data_type::u16: case data_type::b16: return fp::int_type::u16;
+    case data_type::u32: case data_type::b32: return fp::int_type::u32;
+    default: return fp::int_type::u64;
     }
+}
+
+// Any float source widened exactly to f64 bits (f64 holds every f16/bf16/f32 value).
+uint64_t to_f64(uint64_t v, data_type t) {
+    switch (t) {
+    case data_type::f16: return fp::cvt_f64_f32(fp::cvt_f32_f16(static_cast<uint16_t>(v)));
+    case data_type::bf16: return fp::cvt_f64_f32(fp::cvt_f32_bf16(static_cast<uint16_t>(v)));
+    case data_type::f32: return fp::cvt_f64_f32(static_cast<uint32_t>(v));
+    default: return v;
+    }
+}
+
+uint64_t int_to_int(uint64_t v, data_type from, data_type to, bool sat) {
+    uint32_t fb = bits_of(from), tb = bits_of(to);
+    bool from_signed = is_signed(from);
+    int64_t sv = from_signed ? sign_extend(v, fb) : 0;
+    uint64_t uv = v & mask_bits(fb);
+    if (!sat) return (from_signed ? static_cast<uint64_t>(sv) : uv) & mask_bits(tb);
     if (is_signed(to)) {
-        long double lo = -std::ldexp(1.0L, static_cast<int>(bits - 1)), hi = std::ldexp(1.0L, static_cast<int>(bits - 1)) - 1;
-        if (x <= lo) return static_cast<uint64_t>(static_cast<int64_t>(lo)) & mask_bits(bits);
-        if (x >= hi) return static_cast<uint64_t>(static_cast<int64_t>(hi)) & mask_bits(bits);
-        return static_cast<uint64_t>(static_cast<int64_t>(x)) & mask_bits(bits);
+        int64_t hi = static_cast<int64_t>(mask_bits(tb - 1)), lo = -hi - 1;
+        if (from_signed) return static_cast<uint64_t>(std::min(std::max(sv, lo), hi)) & mask_bits(tb);
+        return std::min<uint64_t>(uv, static_cast<uint64_t>(hi));
     }
-    if (x <= 0) return 0;
-    long double hi = std::ldexp(1.0L, static_cast<int>(bits)) - 1;
-    if (x >= hi) return mask_bits(bits);
-    return static_cast<uint64_t>(x);
+    if (from_signed) return sv < 0 ? 0 : std::min<uint64_t>(static_cast<uint64_t>(sv), mask_bits(tb));
+    return std::min<uint64_t>(uv, mask_bits(tb));
 }
 
-long double float_value(uint64_t v, data_type t) { return t == data_type::f32 ? as_f32(v) : as_f64(v); }
+uint64_t convert(uint64_t v, uint64_t v2, data_type to, data_type from, rounding r, uint8_t flags) {
+    fp::cvt_mods m{(flags & c_ftz) != 0, (flags & c_sat) != 0, (flags & c_relu) != 0, (flags & c_satfinite) != 0};
+    if (is_int(to) && is_int(from)) return int_to_int(v, from, to, flags & c_sat);
+    if (is_int(to)) { // float to integer
+        fp::int_type t = int_kind(to);
+        uint64_t r64;
+        switch (from) {
+        case data_type::f16: r64 = fp::cvt_int_f16(static_cast<uint16_t>(v), t, r); break;
+        case data_type::bf16: r64 = fp::cvt_int_bf16(static_cast<uint16_t>(v), t, r); break;
+        case data_type::f32: r64 = fp::cvt_int_f32(static_cast<uint32_t>(v), t, r, m); break;
+        default: r64 = fp::cvt_int_f64(v, t, r, m); break;
+        }
+        return r64 & mask_bits(bits_of(to));
+    }
+    if (is_int(from)) { // integer to float
+        fp::int_type t = int_kind(from);
+        uint64_t src = v & mask_bits(bits_of(from));
+        switch (to) {
+        case data_type::f16: return fp::cvt_f16_int(src, t, r, m);
+        case data_type::bf16: return fp::cvt_bf16_int(src, t, r, m);
+        case data_type::f32: return fp::cvt_f32_int(src, t, r, m);
+        default: return fp::cvt_f64_int(src, t, r, m);
+        }
+    }
+    if (to == from) { // round to an integral value in the same format
+        switch (to) {
+        case data_type::f16: return fp::cvt_int_round_f16(static_cast<uint16_t>(v), r, m);
+        case data_type::bf16: return fp::cvt_int_round_bf16(static_cast<uint16_t>(v), r, m);
+        case data_type::f32: return fp::cvt_int_round_f32(static_cast<uint32_t>(v), r, m);
+        default: return fp::cvt_int_round_f64(v, r, m);
+        }
+    }
+    // fp8 pairs: two f32 sources (cvt.rn.satfinite.e4m3x2.f32 d, a, b puts a in the upper byte)
+    if (to == data_type::e4m3x2 || to == data_type::e5m2x2) {
+        bool e4 = to == data_type::e4m3x2;
+        auto one = [&](uint64_t x) -> uint64_t {
+            if (from == data_type::f16x2 || from == data_type::f16)
+                return e4 ? fp::cvt_e4m3_f16(static_cast<uint16_t>(x), r, m) : fp::cvt_e5m2_f16(static_cast<uint16_t>(x), r, m);
+            return e4 ? fp::cvt_e4m3_f32(static_cast<uint32_t>(x), r, m) : fp::cvt_e5m2_f32(static_cast<uint32_t>(x), r, m);
+        };
+        if (from == data_type::f16x2) return one(v & 0xFFFF) | (one(v >> 16) << 8);
+        return (one(v) << 8) | one(v2);
+    }
+    if (from == data_type::e4m3x2 || from == data_type::e5m2x2) { // to f16x2
+        bool e4 = from == data_type::e4m3x2;
+        auto one = [&](uint8_t x) -> uint64_t { return e4 ? fp::cvt_f16_e4m3(x, m) : fp::cvt_f16_e5m2(x, m); };
+        return one(static_cast<uint8_t>(v)) | (one(static_cast<uint8_t>(v >> 8)) << 16);
+    }
+    if ((to == data_type::f16x2 || to == data_type::bf16x2) && (flags & c_two_sources)) {
+        // cvt.rn.f16x2.f32 d, a, b: a goes to the upper half
+        auto one = [&](uint64_t x) -> uint64_t {
+            return to == data_type::f16x2 ? fp::cvt_f16_f32(static_cast<uint32_t>(x), r, m) : fp::cvt_bf16_f32(static_cast<uint32_t>(x), r, m);
+        };
+        return (one(v) << 16) | one(v2);
+    }
+    uint64_t wide = to_f64(v, from);
+    switch (to) {
+    case data_type::f16: return from == data_type::f32 ? fp::cvt_f16_f32(static_cast<uint32_t>(v), r, m) : fp::cvt_f16_f64(wide, r, m);
+    case data_type::bf16: return from == data_type::f32 ? fp::cvt_bf16_f32(static_cast<uint32_t>(v), r, m) : fp::cvt_bf16_f64(wide, r, m);
+    case data_type::tf32: return fp::cvt_tf32_f32(static_cast<uint32_t>(v), r, m);
+    case data_type::f32: return from == data_type::f64 ? fp::cvt_f32_f64(v, r, m) : fp::cvt_f32_f64(wide, rounding::rn, m); // exact widening
+    default: return wide; // f64 from a narrower float: exact
+    }
+}
 
 void cvt_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    const data_type to = ins.type, from = ins.type2;
-    const uint32_t to_bits = bits_of(to), from_bits = bits_of(from);
-    const auto r = static_cast<irnd>(ins.sub);
-    const bool sat = ins.flags & 1, ftz = ins.flags & 2;
+    const auto r = static_cast<rounding>(ins.sub);
+    const bool two = ins.nops >= 3; // cvt.rn.f16x2.f32 d, a, b and the fp8-pair forms
+    const uint8_t flags = static_cast<uint8_t>(ins.flags | (two ? c_two_sources : 0));
     for_lanes(mask, [&](uint32_t lane) {
-        uint64_t v = read(c, ins.ops[1], lane), out = 0;
-        if (is_float(from) && ftz && from == data_type::f32 && std::fpclassify(as_f32(v)) == FP_SUBNORMAL)
-            v = bits_f32(std::copysign(0.0f, as_f32(v)));
-        if (!is_float(from) && !is_float(to)) {
-            int64_t sv = is_signed(from) ? sign_extend(v, from_bits) : static_cast<int64_t>(v & mask_bits(from_bits));
-            bool from_big_unsigned = !is_signed(from) && from_bits == 64 && (v >> 63);
-            if (sat && is_signed(to)) out = from_big_unsigned ? mask_bits(to_bits - 1) : static_cast<uint64_t>(clamp_signed(sv, to_bits));
-            else if (sat) out = from_big_unsigned ? mask_bits(to_bits) : clamp_unsigned_from_signed(sv, to_bits);
-            else out = static_cast<uint64_t>(sv);
-            out &= mask_bits(to_bits);
-        } else if (is_float(from) && !is_float(to)) {
-            out = float_to_int(float_value(v, from), r, to);
-        } else if (!is_float(from) && is_float(to)) {
-            // Integer to float rounds to nearest-even (the only mode the decoder accepts here).
-            if (is_signed(from)) {
-                int64_t sv = sign_extend(v, from_bits);
-                out = to == data_type::f32 ? bits_f32(static_cast<float>(sv)) : bits_f64(static_cast<double>(sv));
-            } else {
-                uint64_t uv = v & mask_bits(from_bits);
-                out = to == data_type::f32 ? bits_f32(static_cast<float>(uv)) : bits_f64(static_cast<double>(uv));
-            }
-        } else if (from == data_type::f32 && to == data_type::f64) {
-            float f = as_f32(v);
-            out = f != f ? 0x7FFFFFFFFFFFFFFFull : bits_f64(static_cast<double>(f));
-        } else if (from == data_type::f64 && to == data_type::f32) {
-            double d = as_f64(v);
-            float f = static_cast<float>(d); // nearest-even
-            if (ftz && std::fpclassify(f) == FP_SUBNORMAL) f = std::copysign(0.0f, f);
-            out = f != f ? 0x7FFFFFFFu : bits_f32(f);
-        } else { // same float type: round to an integral value
-            long double x = float_value(v, from);
-            if (x == x) {
-                switch (r) {
-                case irnd::rni: x = std::nearbyint(x); break;
-                case irnd::rzi: x = std::trunc(x); break;
-                case irnd::rmi: x = std::floor(x); break;
-                case irnd::rpi: x = std::ceil(x); break;
-                default: break;
-                }
-            }
-            out = to == data_type::f32 ? (x != x ? 0x7FFFFFFFu : bits_f32(static_cast<float>(x)))
-                                       : (x != x ? 0x7FFFFFFFFFFFFFFFull : bits_f64(static_cast<double>(x)));
-        }
-        if (sat && is_float(to)) {
-            double d = to == data_type::f32 ? as_f32(out) : as_f64(out);
-            d = d != d ? 0.0 : std::min(std::max(d, 0.0), 1.0);
-            out = to == data_type::f32 ? bits_f32(static_cast<float>(d)) : bits_f64(d);
-        }
-        write(c, ins.ops[0], lane, out);
+        uint64_t v = read(c, ins.ops[1], lane);
+        uint64_t v2 = two ? read(c, ins.ops[2], lane) : 0;
+        write(c, ins.ops[0], lane, convert(v, v2, ins.type, ins.type2, r, flags));
     });
 }
 
 std::string dec_cvt(const matched_instruction& m, exec_instruction& out) {
-    auto ok_type = [](data_type t) { return t != data_type::none && (!is_float(t) || t == data_type::f32 || t == data_type::f64); };
-    if (!ok_type(out.type) || !ok_type(out.type2)) return "conversions of half, bf16, tf32 and fp8 types are not implemented yet";
     std::string_view rnd = m.get("rnd");
-    if (m.has("relu") || m.has("satfinite")) return "this cvt modifier is not implemented yet";
-    bool f2i = is_float(out.type2) && !is_float(out.type);
-    bool same_float = is_float(out.type2) && out.type == out.type2;
-    if (f2i || same_float) {
-        out.sub = static_cast<uint8_t>(rnd == "rni" ? irnd::rni : rnd == "rzi" ? irnd::rzi : rnd == "rmi" ? irnd::rmi
-                                       : rnd == "rpi" ? irnd::rpi : irnd::none);
-    } else if (!rnd.empty() && rnd != "rn") {
-        return "directed rounding in conversions is not implemented yet";
-    }
-    if (m.has("sat")) out.flags |= 1;
-    if (m.has("ftz")) out.flags |= 2;
+    if (rnd == "rs") return "stochastic rounding (cvt.rs) is not implemented yet";
+    auto known = [](data_type t) {
+        return t != data_type::none;
+    };
+    if (!known(out.type) || !known(out.type2)) return "conversions of this type (fp6, fp4, ue8m0) are not implemented yet";
+    if (rnd == "rni" || rnd == "rn" || rnd.empty()) out.sub = static_cast<uint8_t>(rounding::rn);
+    else if (rnd == "rzi" || rnd == "rz") out.sub = static_cast<uint8_t>(rounding::rz);
+    else if (rnd == "rmi" || rnd == "rm") out.sub = static_cast<uint8_t>(rounding::rm);
+    else if (rnd == "rpi" || rnd == "rp") out.sub = static_cast<uint8_t>(rounding::rp);
+    else if (rnd == "rna") out.sub = static_cast<uint8_t>(rounding::rna);
+    // Float to integer without a rounding modifier truncates (ptxas requires one for floats; ints convert exactly).
+    if (rnd.empty() && is_float(out.type2) && is_int(out.type)) out.sub = static_cast<uint8_t>(rounding::rz);
+    if (m.has("sat")) out.flags |= c_sat;
+    if (m.has("ftz")) out.flags |= c_ftz;
+    if (m.has("relu")) out.flags |= c_relu;
+    if (m.has("satfinite")) out.flags |= c_satfinite;
     out.run = cvt_handler;
     return {};
 }

@@ -28,6 +28,7 @@ std::span<const entry> mem_entries();
 std::span<const entry> control_entries();
 std::span<const entry> cvt_entries();
 std::span<const entry> warp_entries();
+std::span<const entry> bits_entries();
 
 // Float forms of keys that integer code also uses (add, mul, min ...).
 std::string decode_float(const matched_instruction& m, exec_instruction& out);
