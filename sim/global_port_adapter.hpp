@@ -2,6 +2,9 @@
 // The engine's view of global memory, backed by memory::global_memory: each
 // access is bounds-checked there, and the last failure is kept to word the
 // fault report (which allocation, how far past its end).
+#include <array>
+#include <cstring>
+
 #include "memory/global_memory.hpp"
 #include "sim/engine.hpp"
 
@@ -11,13 +14,43 @@ class global_port_adapter final : public global_port {
 public:
     explicit global_port_adapter(memory::global_memory& mem) : mem_(mem) {}
 
-    isa::fault_kind read(uint64_t addr, void* dst, uint32_t bytes) override { return convert(mem_.read(addr, dst, bytes)); }
+    isa::fault_kind read(uint64_t addr, void* dst, uint32_t bytes) override {
+        if (std::byte* p = fast(addr, bytes)) {
+            std::memcpy(dst, p, bytes);
+            return isa::fault_kind::none;
+        }
+        return convert(mem_.read(addr, dst, bytes));
+    }
     isa::fault_kind write(uint64_t addr, const void* src, uint32_t bytes) override {
+        if (std::byte* p = fast(addr, bytes)) {
+            std::memcpy(p, src, bytes);
+            return isa::fault_kind::none;
+        }
         return convert(mem_.write(addr, src, bytes));
     }
     std::string describe(uint64_t) override { return memory::describe(last_); }
 
 private:
+    // The host storage of the allocations touched last. No allocation or
+    // free happens during a launch, so translated pointers stay valid; an
+    // access that is not wholly inside a live allocation takes the checked
+    // path, which words the fault.
+    struct window {
+        uint64_t base = 0, end = 0;
+        std::byte* host = nullptr;
+    };
+    std::byte* fast(uint64_t addr, uint32_t bytes) {
+        for (const window& w : windows_)
+            if (addr >= w.base && addr + bytes <= w.end && addr + bytes >= addr) return w.host + (addr - w.base);
+        auto info = mem_.find(addr);
+        if (!info || !info->alive || info->size == 0) return nullptr;
+        std::byte* host = mem_.translate(info->base, info->size);
+        if (!host) return nullptr;
+        windows_[next_++ % windows_.size()] = {info->base, info->base + info->size, host};
+        if (addr + bytes > info->base + info->size) return nullptr;
+        return host + (addr - info->base);
+    }
+
     isa::fault_kind convert(const memory::access_result& r) {
         if (r.ok()) return isa::fault_kind::none;
         last_ = r;
@@ -31,6 +64,8 @@ private:
 
     memory::global_memory& mem_;
     memory::access_result last_;
+    std::array<window, 4> windows_{};
+    size_t next_ = 0;
 };
 
 } // namespace ptxsim::sim

@@ -4,6 +4,8 @@
 // implementation (tested against MPFR); the host's FP unit is not used.
 // The .approx functions (ex2, lg2, sin, cos, rsqrt, tanh, div.approx/full)
 // are reported as not implemented: they need the hardware's approximation.
+#include <type_traits>
+
 #include "isa/fp/arith.hpp"
 #include "isa/fp/minmax.hpp"
 #include "isa/sem/operands.hpp"
@@ -51,14 +53,47 @@ uint64_t compute(uint64_t a, uint64_t b, uint64_t c, fp::rounding r, uint8_t fla
     }
 }
 
+// Round-to-nearest add/sub/mul/fma: the host's IEEE operations round to
+// nearest-even in the default mode (never changed), so a result that is
+// not a NaN is bit-identical to the exact library's; NaNs go through the
+// library for the GPU's NaN rule. (tests/sim/float_fast_path_test.cpp
+// compares both on random inputs.)
+template <bool Is64, fop Op>
+bool fast_rn(uint64_t a, uint64_t b, uint64_t c, uint64_t& out) {
+    using F = std::conditional_t<Is64, double, float>;
+    F x, y, z, r;
+    if constexpr (Is64) {
+        x = as_f64(a), y = as_f64(b), z = as_f64(c);
+    } else {
+        x = as_f32(a), y = as_f32(b), z = as_f32(c);
+    }
+    if constexpr (Op == fop::add) r = x + y;
+    else if constexpr (Op == fop::sub) r = x - y;
+    else if constexpr (Op == fop::mul) r = x * y;
+    else r = __builtin_fma(x, y, z);
+    if (r != r) return false;
+    if constexpr (Is64) out = bits_f64(r);
+    else out = bits_f32(r);
+    return true;
+}
+
 template <bool Is64, fop Op>
 void handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
+    constexpr bool fast_op = Op == fop::add || Op == fop::sub || Op == fop::mul || Op == fop::fma;
+    const bool fast = fast_op && ins.sub == static_cast<uint8_t>(fp::rounding::rn) && ins.flags == 0;
     constexpr int arity = Op == fop::abs || Op == fop::neg || Op == fop::sqrt || Op == fop::rcp ? 1 : Op == fop::fma ? 3 : 2;
     const auto r = static_cast<fp::rounding>(ins.sub);
     for_lanes(mask, [&](uint32_t lane) {
         uint64_t a = read(ctx, ins.ops[1], lane);
         uint64_t b = arity >= 2 ? read(ctx, ins.ops[2], lane) : 0;
         uint64_t c = arity >= 3 ? read(ctx, ins.ops[3], lane) : 0;
+        uint64_t result;
+        if constexpr (fast_op) {
+            if (fast && fast_rn<Is64, Op>(a, b, c, result)) {
+                write(ctx, ins.ops[0], lane, result);
+                return;
+            }
+        }
         write(ctx, ins.ops[0], lane, compute<Is64, Op>(a, b, c, r, ins.flags));
     });
 }
