@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "isa/match.hpp"
 #include "isa/sem/registry.hpp"
@@ -109,6 +110,11 @@ private:
     }
 
     void layout_params() {
+        if (!f_.is_entry) { // formals live in the call frame
+            for (const auto& p : f_.ret) out_.fn.formal_rets.push_back(frame_param(p));
+            for (const auto& p : f_.params) out_.fn.formal_params.push_back(frame_param(p));
+            return;
+        }
         uint32_t off = 0;
         for (const auto& p : f_.params) {
             uint32_t size = decl_bytes(p);
@@ -119,6 +125,18 @@ private:
             off += size;
         }
         out_.fn.param_bytes = off;
+    }
+
+    exec_param frame_param(const var_decl& p) {
+        uint32_t size = decl_bytes(p);
+        uint32_t align = p.align ? p.align : std::max<uint32_t>(1, size_of(p.type));
+        uint32_t& top = out_.fn.frame_param_bytes;
+        top = align_up(top, std::min<uint32_t>(align, 16));
+        exec_param e{std::string(m_.str(p.name)), top, size, align};
+        vars_[p.name] = {space::param, frame_param_tag + top};
+        param_sizes_[p.name] = size;
+        top += size;
+        return e;
     }
 
     // .local and .shared declarations anywhere in the body.
@@ -132,6 +150,10 @@ private:
             if (!ds) continue;
             const var_decl& v = *ds->decl;
             uint32_t align = v.align ? v.align : std::max<uint32_t>(1, size_of(v.type));
+            if (v.space == state_space::param) { // call-site variables: param0, retval0 ...
+                frame_param(v);
+                continue;
+            }
             if (v.space == state_space::local) {
                 out_.fn.local_bytes = align_up(out_.fn.local_bytes, align);
                 vars_[v.name] = {space::local, out_.fn.local_bytes};
@@ -146,7 +168,11 @@ private:
                 shared_top_ += decl_bytes(v);
             }
         }
-        // Dynamic shared memory starts after every static variable.
+        // Dynamic shared memory starts after every static variable; nvcc
+        // declares it at module scope (.extern .shared .b8 smem[]).
+        for (const auto& item : m_.items)
+            if (auto vp = std::get_if<const var_decl*>(&item.node))
+                if ((*vp)->space == state_space::shared && (*vp)->link == linkage::extern_) extern_shared_.push_back((*vp)->name);
         for (symbol s : extern_shared_) vars_[s] = {space::shared, align_up(shared_top_, 16)};
     }
 
@@ -156,6 +182,7 @@ private:
             if (std::holds_alternative<instruction>(st.node)) ++count;
             else if (auto l = std::get_if<label_stmt>(&st.node)) labels[l->name] = count;
             else if (auto b = std::get_if<const block_stmt*>(&st.node)) index_labels((*b)->body, count);
+            else if (auto p = std::get_if<const prototype_decl*>(&st.node)) prototypes_.insert((*p)->label);
         }
     }
 
@@ -261,6 +288,8 @@ private:
             } else if (auto v = find_var(op.name)) {
                 o.kind = opnd::imm; // the address of a variable
                 o.imm = static_cast<int64_t>(v->address) + op.value;
+            } else if (prototypes_.count(op.name) || (in_.function_id && in_.function_id(m_.str(op.name)))) {
+                o.kind = opnd::none; // a call's prototype or a function without a body (vprintf): the call site has it
             } else {
                 error(op.pos, fmt::format("cannot resolve '{}'", m_.str(op.name)));
             }
@@ -352,12 +381,52 @@ private:
             if (e.ops[n - 1].kind == opnd::label) e.target = static_cast<uint32_t>(e.ops[n - 1].imm);
         }
         e.nops = static_cast<uint8_t>(n);
+        if (why.empty() && matched && matched->row->key == "call") why = decode_call(ins, e);
         if (!why.empty()) {
             e.run = sem::not_implemented;
             unsupported_.push_back(why);
             e.target = static_cast<uint32_t>(unsupported_.size() - 1);
         }
         out_.fn.code.push_back(e);
+    }
+
+    // call[.uni] [(rets),] f, [(args)][, proto]: the site records where the
+    // caller's param variables are, for copying into and out of the callee's frame.
+    std::string decode_call(const instruction& ins, exec_instruction& e) {
+        exec_call_site site;
+        const parser::operand* callee = nullptr;
+        std::vector<const parser::operand*> lists;
+        for (const auto& op : ins.operands) {
+            if (op.kind == operand_kind::list) lists.push_back(&op);
+            else if (!callee && op.kind == operand_kind::name) callee = &op;
+        }
+        if (!callee) return "call without a function";
+        // The list before the callee holds return values, the one after the arguments.
+        const parser::operand* rets = nullptr;
+        const parser::operand* args = nullptr;
+        for (const auto* l : lists) (l->pos < callee->pos ? rets : args) = l;
+        auto collect = [&](const parser::operand* l, std::vector<std::pair<uint32_t, uint32_t>>& out) -> std::string {
+            if (!l) return {};
+            for (const auto& e2 : l->elems) {
+                auto v = vars_.find(e2.name);
+                if (v == vars_.end() || v->second.first != space::param)
+                    return fmt::format("call argument '{}' is not a .param variable", m_.str(e2.name));
+                out.push_back({static_cast<uint32_t>(v->second.second - frame_param_tag), param_sizes_[e2.name]});
+            }
+            return {};
+        };
+        if (auto err = collect(rets, site.rets); !err.empty()) return err;
+        if (auto err = collect(args, site.args); !err.empty()) return err;
+        if (auto r = find_reg(callee->name)) {
+            site.indirect_slot = r->slot;
+        } else {
+            auto id = in_.function_id ? in_.function_id(m_.str(callee->name)) : std::nullopt;
+            if (!id) return fmt::format("call to '{}', which no loaded module defines", m_.str(callee->name));
+            site.callee = *id;
+        }
+        e.target = static_cast<uint32_t>(out_.fn.calls.size());
+        out_.fn.calls.push_back(std::move(site));
+        return {};
     }
 
 public:
@@ -375,6 +444,8 @@ private:
     std::unordered_map<const statement*, std::unordered_map<symbol, uint32_t>> labels_;
     std::unordered_map<symbol, std::pair<space, uint64_t>> vars_;
     std::vector<symbol> extern_shared_;
+    std::unordered_map<symbol, uint32_t> param_sizes_;
+    std::unordered_set<symbol> prototypes_;
 };
 
 } // namespace

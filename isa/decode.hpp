@@ -26,6 +26,9 @@ struct decode_inputs {
     // Module-level variables and functions; nullopt when unknown.
     std::function<std::optional<symbol_address>(std::string_view)> resolve;
     uint32_t shared_base = 0;   // bytes of shared memory the module's own variables use
+    // Function names to ids for `call` (a builtin's negative id for vprintf,
+    // __assertfail ...); nullopt when the module has no such function.
+    std::function<std::optional<int32_t>(std::string_view)> function_id;
 };
 
 struct decoded_function {

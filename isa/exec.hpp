@@ -66,6 +66,21 @@ struct exec_param {
     uint32_t offset = 0, size = 0, align = 1;
 };
 
+// Functions called through `call` keep their .param variables (formal
+// parameters, return values, and the call-site variables param0, retval0 …)
+// in a per-call frame; their addresses carry this tag so that ld/st.param
+// find the frame rather than the kernel's parameter buffer.
+inline constexpr uint64_t frame_param_tag = 0x80000000ull;
+
+// Functions ptxsim provides itself (CUDA's device runtime).
+enum class builtin : int32_t { none = -1, vprintf = -2, assertfail = -3, malloc = -4, free = -5 };
+
+struct exec_call_site {
+    int32_t callee = -1;                 // function id, or a builtin
+    uint32_t indirect_slot = no_slot;    // call through a register: its slot
+    std::vector<std::pair<uint32_t, uint32_t>> args, rets; // (frame offset, size) of the caller's param variables
+};
+
 struct exec_function {
     std::string name;
     bool is_entry = false;
@@ -74,6 +89,9 @@ struct exec_function {
     std::vector<exec_param> params;
     uint32_t param_bytes = 0;
     uint32_t local_bytes = 0;         // per-thread .local frame
+    uint32_t frame_param_bytes = 0;   // per-thread .param frame (formals of a .func and call-site variables)
+    std::vector<exec_param> formal_rets, formal_params; // of a .func, at frame offsets
+    std::vector<exec_call_site> calls; // a call instruction's `target` indexes here
     uint32_t reqntid[3] = {0, 0, 0};  // .reqntid, 0 when absent
     uint32_t maxntid[3] = {0, 0, 0};
     // Why each instruction that cannot run yet cannot (its `target` indexes here).

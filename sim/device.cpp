@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "isa/validate.hpp"
@@ -46,6 +47,8 @@ std::string base_name(std::string_view mangled) {
     return std::string(mangled.substr(i, len));
 }
 
+uint64_t function_token(size_t id) { return 0xF000000000000000ull + id * 16; }
+
 } // namespace
 
 device::device(models::gpu_model model) : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()) {}
@@ -78,6 +81,8 @@ std::optional<size_t> device::place(std::unique_ptr<loaded_module> m, diagnostic
         if (auto f = std::get_if<const function*>(&item.node))
             if ((*f)->has_body || !m->functions.count(ast.str((*f)->name))) m->functions[std::string(ast.str((*f)->name))] = *f;
     size_t index = modules_.size();
+    for (const auto& [name, f] : m->functions)
+        if (f->has_body) functions_.push_back({index, f});
     for (const auto& item : ast.items) {
         auto vp = std::get_if<const var_decl*>(&item.node);
         if (!vp) continue;
@@ -156,9 +161,9 @@ std::optional<isa::symbol_address> device::resolve(size_t module, std::string_vi
         if (v != m.vars.end()) return isa::symbol_address{v->second.sp, v->second.address, false};
         auto f = m.functions.find(name);
         if (f != m.functions.end() && f->second->has_body) {
-            // Functions have no memory; a stable token stands for their address.
-            return isa::symbol_address{isa::space::global, 0xF000000000000000ull + std::hash<std::string_view>{}(name) % 0x1000000,
-                                       true};
+            // Functions have no memory; a token derived from the id stands for their address.
+            for (size_t id = 0; id < functions_.size(); ++id)
+                if (functions_[id].second == f->second) return isa::symbol_address{isa::space::global, function_token(id), true};
         }
         return std::nullopt;
     };
@@ -198,19 +203,38 @@ std::optional<std::pair<uint64_t, uint64_t>> device::symbol(const std::string& n
     return std::nullopt;
 }
 
-const isa::exec_function* device::kernel_code(const kernel_ref& k, diagnostics& d) {
-    loaded_module& m = *modules_[k.module];
-    auto it = m.decoded.find(k.function);
+std::optional<int32_t> device::function_id(size_t module, std::string_view name) const {
+    // The caller's module first, then the others (.extern functions are linked by name).
+    for (int pass = 0; pass < 2; ++pass)
+        for (size_t id = 0; id < functions_.size(); ++id) {
+            auto [mi, f] = functions_[id];
+            if ((pass == 0) != (mi == module)) continue;
+            if (modules_[mi]->ast.str(f->name) == name) return static_cast<int32_t>(id);
+        }
+    if (name == "vprintf") return static_cast<int32_t>(isa::builtin::vprintf);
+    if (name == "__assertfail") return static_cast<int32_t>(isa::builtin::assertfail);
+    if (name == "malloc") return static_cast<int32_t>(isa::builtin::malloc);
+    if (name == "free") return static_cast<int32_t>(isa::builtin::free);
+    return std::nullopt;
+}
+
+const isa::exec_function* device::decode_function(size_t module, const parser::function* f, diagnostics& d) {
+    loaded_module& m = *modules_[module];
+    auto it = m.decoded.find(f);
     if (it != m.decoded.end()) return &it->second.fn;
     isa::decode_inputs in;
     in.module = &m.ast;
-    in.function = k.function;
+    in.function = f;
     in.shared_base = m.shared_bytes;
-    size_t mi = k.module;
-    in.resolve = [this, mi](std::string_view n) { return resolve(mi, n); };
+    in.resolve = [this, module](std::string_view n) { return resolve(module, n); };
+    in.function_id = [this, module](std::string_view n) { return function_id(module, n); };
     auto dec = isa::decode(in, d);
     if (!dec) return nullptr;
-    return &m.decoded.emplace(k.function, std::move(*dec)).first->second.fn;
+    return &m.decoded.emplace(f, std::move(*dec)).first->second.fn;
+}
+
+const isa::exec_function* device::kernel_code(const kernel_ref& k, diagnostics& d) {
+    return decode_function(k.module, k.function, d);
 }
 
 uint32_t device::resident_ctas(uint64_t threads, uint64_t shared) const {
@@ -265,7 +289,20 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
     req.sm_count = model_.sm_count;
     req.resident_ctas = resident_ctas(block.count(), req.static_shared + dynamic_shared);
     req.options = options;
-    req.locate = [this, &m, &k](uint32_t pos, fault_report& r) { locate(m, *k.function, pos, r); };
+    req.print = options.print ? options.print : [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+    // Every function becomes part of the program (calls may reach any of them).
+    for (size_t id = 0; id < functions_.size(); ++id) {
+        auto [mi, f] = functions_[id];
+        const isa::exec_function* code_f = decode_function(mi, f, d);
+        if (!code_f) return bad;
+        req.functions.push_back(code_f);
+        req.function_addresses[function_token(id)] = static_cast<int32_t>(id);
+        if (f == k.function) req.kernel_id = static_cast<int32_t>(id);
+    }
+    req.locate = [this](int32_t id, uint32_t pos, fault_report& r) {
+        auto [mi, f] = functions_[static_cast<size_t>(id)];
+        locate(*modules_[mi], *f, pos, r);
+    };
     global_port_adapter port(*global_);
     return run_launch(req, port);
 }

@@ -68,7 +68,12 @@ private:
     void locate(const loaded_module& m, const parser::function& f, uint32_t pos, fault_report& r) const;
     uint32_t resident_ctas(uint64_t threads_per_cta, uint64_t shared_per_cta) const;
 
+    std::optional<int32_t> function_id(size_t module, std::string_view name) const;
+    const isa::exec_function* decode_function(size_t module, const parser::function* f, parser::diagnostics& d);
+
     models::gpu_model model_;
+    // Every function with a body, in load order: the index is its function id.
+    std::vector<std::pair<size_t, const parser::function*>> functions_;
     std::unique_ptr<memory::global_memory> global_;
     std::vector<std::unique_ptr<loaded_module>> modules_;
 };

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <optional>
 
 #include "isa/sem/operands.hpp"
 
@@ -26,6 +27,20 @@ constexpr uint64_t window_size = 0x0000000100000000ull;
 
 struct cta_state;
 
+// One call depth's storage for a warp: registers as lane arrays, and each
+// lane's .param frame and .local frame.
+struct frame {
+    std::vector<uint64_t> regs;
+    std::vector<uint32_t> preds;
+    std::vector<uint8_t> params;
+    std::vector<uint8_t> local;
+};
+
+struct return_entry {
+    uint32_t pc;                           // where the caller continues
+    const isa::exec_call_site* site;       // which of its variables receive the results
+};
+
 struct warp_state {
     cta_state* cta = nullptr;
     uint32_t index = 0;          // warp index in the CTA
@@ -33,14 +48,17 @@ struct warp_state {
     uint32_t exited = 0;
     uint32_t waiting = 0;        // lanes blocked at a barrier
     uint32_t sync_wait = 0;      // lanes waiting at a warp-synchronous instruction for the rest of their mask
-    std::array<uint32_t, warp_size> pc{};
-    std::vector<uint64_t> regs;
-    std::vector<uint32_t> preds;
-    std::vector<uint8_t> local;  // warp_size frames of local memory
+    std::array<uint32_t, warp_size> pc{};    // function id << 20 | instruction index
+    std::array<uint32_t, warp_size> depth{}; // call depth: 0 in the kernel
+    std::array<std::vector<return_entry>, warp_size> returns;
+    std::vector<frame> frames;   // by depth, grown on demand
     std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
     uint64_t diverged_steps = 0;
     bool done() const { return (alive & ~exited) == 0; }
 };
+
+constexpr uint32_t index_bits = 0xFFFFFu;
+constexpr uint32_t max_call_depth = 256;
 
 struct barrier_state {
     uint32_t arrived = 0;
@@ -64,7 +82,15 @@ struct cta_state {
 
 class engine final : public isa::exec_context {
 public:
-    engine(const launch_request& req, global_port& g) : req_(req), fn_(*req.kernel), global_(g) {}
+    engine(const launch_request& req, global_port& g) : req_(req), fn_(*req.kernel), global_(g) {
+        for (const auto* f : req.functions) {
+            if (!f) continue;
+            max_regs_ = std::max(max_regs_, f->reg_slots);
+            max_preds_ = std::max(max_preds_, f->pred_slots);
+            max_params_ = std::max(max_params_, f->frame_param_bytes);
+            max_local_ = std::max(max_local_, f->local_bytes);
+        }
+    }
 
     launch_result run() {
         auto t0 = std::chrono::steady_clock::now();
@@ -115,9 +141,8 @@ private:
             ws->index = w;
             uint32_t lanes = std::min(warp_size, threads - w * warp_size);
             ws->alive = lanes == 32 ? ~0u : (1u << lanes) - 1;
-            ws->regs.assign(size_t(fn_.reg_slots) * warp_size, 0);
-            ws->preds.assign(fn_.pred_slots, 0);
-            ws->local.assign(size_t(fn_.local_bytes) * warp_size, 0);
+            for (uint32_t l = 0; l < warp_size; ++l) ws->pc[l] = static_cast<uint32_t>(req_.kernel_id) << 20;
+            ensure_frame(*ws, 0);
             cta->warps.push_back(std::move(ws));
         }
         return cta;
@@ -130,10 +155,13 @@ private:
             uint32_t runnable = w.alive & ~w.exited & ~w.waiting & ~w.sync_wait;
             if (!runnable) break;
             uint32_t pc = pick_pc(w, runnable);
-            uint32_t mask = 0;
+            // Lanes at one PC but different call depths (recursion) use different frames: run one depth.
+            uint32_t mask = 0, depth = UINT32_MAX;
             for (uint32_t lanes = runnable; lanes; lanes &= lanes - 1) {
                 uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
-                if (w.pc[l] == pc) mask |= 1u << l;
+                if (w.pc[l] != pc) continue;
+                if (depth == UINT32_MAX) depth = w.depth[l];
+                if (w.depth[l] == depth) mask |= 1u << l;
             }
             step(w, pc, mask);
             moved = true;
@@ -167,17 +195,21 @@ private:
     }
 
     void step(warp_state& w, uint32_t pc, uint32_t mask) {
-        const isa::exec_instruction& ins = fn_.code[pc];
+        const isa::exec_function& fn = function_of(pc);
+        const isa::exec_instruction& ins = fn.code[pc & index_bits];
         cur_ = &w;
         cur_ins_ = &ins;
+        cur_fn_ = &fn;
         cur_pc_ = pc;
-        regs = w.regs.data();
-        preds = w.preds.data();
+        cur_depth_ = w.depth[static_cast<uint32_t>(__builtin_ctz(mask))];
+        frame& f = w.frames[cur_depth_];
+        regs = f.regs.data();
+        preds = f.preds.data();
         this->pc = w.pc.data();
         exited = 0;
         uint32_t eff = mask;
         if (ins.guard != isa::no_slot) {
-            uint32_t g = w.preds[ins.guard];
+            uint32_t g = f.preds[ins.guard];
             eff &= ins.guard_negated ? ~g : g;
         }
         ++result_.stats.warp_instructions;
@@ -227,10 +259,16 @@ private:
             limit = store->size();
             name = "shared";
         } else if (sp == space::local) {
-            store = &cur_->local;
-            base = size_t(lane) * fn_.local_bytes;
-            limit = fn_.local_bytes;
+            store = &cur_->frames[cur_depth_].local;
+            base = size_t(lane) * max_local_;
+            limit = cur_fn_->local_bytes;
             name = "local";
+        } else if (off >= isa::frame_param_tag) { // a .func's parameters or call-site variables
+            store = &cur_->frames[cur_depth_].params;
+            off -= isa::frame_param_tag;
+            base = size_t(lane) * max_params_;
+            limit = cur_fn_->frame_param_bytes;
+            name = "param";
         } else {
             if (writing) {
                 fault(fault_kind::invalid_address, lane, addr, "store to kernel parameter space");
@@ -374,6 +412,181 @@ private:
         release_barriers_if_possible(cta);
     }
 
+    void call(const isa::exec_instruction& ins, uint32_t mask) override {
+        const isa::exec_call_site& site = cur_fn_->calls[ins.target];
+        warp_state& w = *cur_;
+        for (uint32_t lanes = mask; lanes && !fault_; lanes &= lanes - 1) {
+            uint32_t lane = static_cast<uint32_t>(__builtin_ctz(lanes));
+            int32_t callee = site.callee;
+            if (site.indirect_slot != isa::no_slot) {
+                uint64_t addr = reg(site.indirect_slot, lane);
+                auto it = req_.function_addresses.find(addr);
+                if (it == req_.function_addresses.end()) {
+                    fault(fault_kind::invalid_address, lane, addr, "indirect call to an address that is not a function");
+                    return;
+                }
+                callee = it->second;
+            }
+            if (callee < 0) {
+                call_builtin(static_cast<isa::builtin>(callee), site, lane);
+                continue;
+            }
+            uint32_t d = w.depth[lane];
+            if (d + 1 >= max_call_depth) {
+                fault(fault_kind::stack_overflow, lane, 0, fmt::format("call depth exceeds {} (runaway recursion?)", max_call_depth));
+                return;
+            }
+            ensure_frame(w, d + 1);
+            const isa::exec_function& f = *req_.functions[static_cast<size_t>(callee)];
+            uint8_t* from = w.frames[d].params.data() + size_t(lane) * max_params_;
+            uint8_t* to = w.frames[d + 1].params.data() + size_t(lane) * max_params_;
+            for (size_t i = 0; i < site.args.size() && i < f.formal_params.size(); ++i)
+                std::memcpy(to + f.formal_params[i].offset, from + site.args[i].first,
+                            std::min(site.args[i].second, f.formal_params[i].size));
+            w.returns[lane].push_back({w.pc[lane], &site});
+            w.depth[lane] = d + 1;
+            w.pc[lane] = static_cast<uint32_t>(callee) << 20;
+        }
+    }
+
+    void ret(uint32_t mask) override {
+        warp_state& w = *cur_;
+        for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) {
+            uint32_t lane = static_cast<uint32_t>(__builtin_ctz(lanes));
+            uint32_t d = w.depth[lane];
+            if (d == 0 || w.returns[lane].empty()) {
+                exited |= 1u << lane;
+                continue;
+            }
+            return_entry e = w.returns[lane].back();
+            w.returns[lane].pop_back();
+            const isa::exec_function& f = *cur_fn_;
+            uint8_t* from = w.frames[d].params.data() + size_t(lane) * max_params_;
+            uint8_t* to = w.frames[d - 1].params.data() + size_t(lane) * max_params_;
+            for (size_t i = 0; i < e.site->rets.size() && i < f.formal_rets.size(); ++i)
+                std::memcpy(to + e.site->rets[i].first, from + f.formal_rets[i].offset,
+                            std::min(e.site->rets[i].second, f.formal_rets[i].size));
+            w.depth[lane] = d - 1;
+            w.pc[lane] = e.pc;
+        }
+    }
+
+    // Reads a NUL-terminated string through a generic address (at most 4 KiB).
+    std::optional<std::string> read_string(uint64_t addr, uint32_t lane) {
+        std::string out;
+        for (uint32_t i = 0; i < 4096; ++i) {
+            char c = 0;
+            if (!load(space::generic, addr + i, 1, lane, &c)) return std::nullopt;
+            if (!c) return out;
+            out += c;
+        }
+        return out;
+    }
+
+    uint64_t param_arg(const isa::exec_call_site& site, size_t i, uint32_t lane) {
+        if (i >= site.args.size()) return 0;
+        uint64_t v = 0;
+        const uint8_t* p = cur_->frames[cur_depth_].params.data() + size_t(lane) * max_params_ + site.args[i].first;
+        std::memcpy(&v, p, std::min<uint32_t>(site.args[i].second, 8));
+        return v;
+    }
+
+    void call_builtin(isa::builtin b, const isa::exec_call_site& site, uint32_t lane) {
+        switch (b) {
+        case isa::builtin::vprintf: {
+            auto fmt_text = read_string(param_arg(site, 0, lane), lane);
+            if (!fmt_text) return;
+            std::string text = format_printf(*fmt_text, param_arg(site, 1, lane), lane);
+            if (fault_) return;
+            if (req_.print) req_.print(text);
+            if (!site.rets.empty()) { // vprintf returns the number of characters
+                int32_t n = static_cast<int32_t>(text.size());
+                std::memcpy(cur_->frames[cur_depth_].params.data() + size_t(lane) * max_params_ + site.rets[0].first, &n, 4);
+            }
+            return;
+        }
+        case isa::builtin::assertfail: {
+            auto message = read_string(param_arg(site, 0, lane), lane).value_or("?");
+            auto file = read_string(param_arg(site, 1, lane), lane).value_or("?");
+            auto function = read_string(param_arg(site, 3, lane), lane).value_or("?");
+            uint32_t line = static_cast<uint32_t>(param_arg(site, 2, lane));
+            const dim3& c = cur_->cta->id;
+            uint32_t t = cur_->index * warp_size + lane;
+            dim3 th{t % req_.block.x, t / req_.block.x % req_.block.y, t / (req_.block.x * req_.block.y)};
+            fault(fault_kind::trap, lane, 0,
+                  fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.", file, line, function, c.x,
+                              c.y, c.z, th.x, th.y, th.z, message));
+            if (result_.fault) result_.fault->kind = "assertion failed";
+            return;
+        }
+        default:
+            fault(fault_kind::unsupported, lane, 0, "");
+            if (result_.fault) result_.fault->message = "device malloc and free are not implemented yet";
+            return;
+        }
+    }
+
+    // CUDA's printf: the argument buffer holds each value at its natural
+    // alignment (ints 4 bytes, long long/double/pointers 8).
+    std::string format_printf(const std::string& f, uint64_t args, uint32_t lane) {
+        std::string out;
+        uint64_t off = 0;
+        auto arg = [&](uint32_t bytes) -> uint64_t {
+            off = (off + bytes - 1) / bytes * bytes;
+            uint64_t v = 0;
+            if (!load(space::generic, args + off, bytes, lane, &v)) return 0;
+            off += bytes;
+            return v;
+        };
+        for (size_t i = 0; i < f.size() && !fault_; ++i) {
+            if (f[i] != '%') {
+                out += f[i];
+                continue;
+            }
+            size_t j = i + 1;
+            while (j < f.size() && std::strchr("-+ #0123456789.*", f[j])) ++j;
+            std::string length;
+            while (j < f.size() && std::strchr("hlLqjzt", f[j])) length += f[j++];
+            if (j >= f.size()) break;
+            char conv = f[j];
+            std::string spec = f.substr(i, j - i - length.size()) ; // flags, width, precision
+            char buf[512];
+            if (conv == '%') {
+                out += '%';
+            } else if (std::strchr("diuxXoc", conv)) {
+                bool wide = length.find('l') != std::string::npos || length == "j" || length == "z" || length == "t";
+                uint64_t v = arg(wide ? 8 : 4);
+                if (std::strchr("di", conv)) {
+                    long long sv = wide ? static_cast<long long>(v) : static_cast<int32_t>(v);
+                    std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), sv);
+                } else if (conv == 'c') {
+                    std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(v));
+                } else {
+                    unsigned long long uv = wide ? v : static_cast<uint32_t>(v);
+                    std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), uv);
+                }
+                out += buf;
+            } else if (std::strchr("fFeEgGaA", conv)) {
+                uint64_t v = arg(8);
+                double d;
+                std::memcpy(&d, &v, 8);
+                std::snprintf(buf, sizeof buf, (spec + conv).c_str(), d);
+                out += buf;
+            } else if (conv == 's') {
+                auto str = read_string(arg(8), lane);
+                std::snprintf(buf, sizeof buf, (spec + "s").c_str(), str ? str->c_str() : "(null)");
+                out += buf;
+            } else if (conv == 'p') {
+                std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(arg(8)));
+                out += buf;
+            } else {
+                out += f.substr(i, j - i + 1);
+            }
+            i = j;
+        }
+        return out;
+    }
+
     bool warp_sync(uint32_t membermask, uint32_t& mask) override {
         warp_state& w = *cur_;
         uint32_t needed = membermask & w.alive & ~w.exited;
@@ -422,17 +635,18 @@ private:
                                                 "trap", "unsupported instruction", "stack overflow", "use after free"};
         r.kind = kinds[static_cast<size_t>(kind)];
         if (kind == fault_kind::unsupported) {
-            r.message = addr < fn_.unsupported.size() ? fn_.unsupported[addr] : "not implemented";
+            r.message = addr < cur_fn_->unsupported.size() ? cur_fn_->unsupported[addr] : "not implemented";
         } else {
             r.message = std::move(message);
             r.address = addr;
             r.has_address = kind != fault_kind::trap;
         }
         r.kernel = fn_.name;
+        if (cur_fn_ != &fn_) r.message += fmt::format(" (in function '{}')", cur_fn_->name);
         r.block = cur_->cta->id;
         uint32_t t = cur_->index * warp_size + lane;
         r.thread = {t % req_.block.x, t / req_.block.x % req_.block.y, t / (req_.block.x * req_.block.y)};
-        if (req_.locate) req_.locate(cur_ins_->pos, r);
+        if (req_.locate) req_.locate(static_cast<int32_t>(cur_pc_ >> 20), cur_ins_->pos, r);
         result_.fault = std::move(r);
     }
 
@@ -446,13 +660,15 @@ private:
         for (const auto& w : cta.warps) {
             if (w->done()) continue;
             uint32_t lane = static_cast<uint32_t>(__builtin_ctz(w->alive & ~w->exited));
-            uint32_t pc = w->pc[lane] ? w->pc[lane] - 1 : 0;
+            uint32_t pc = w->pc[lane];
+            const isa::exec_function& f = function_of(pc);
             fault_report at;
-            if (req_.locate) req_.locate(fn_.code[std::min<size_t>(pc, fn_.code.size() - 1)].pos, at);
+            uint32_t idx = std::min<uint32_t>(pc & index_bits, static_cast<uint32_t>(f.code.size() - 1));
+            if (req_.locate) req_.locate(static_cast<int32_t>(pc >> 20), f.code[idx].pos, at);
             where += fmt::format("{}warp {} waits at {}:{}", where.empty() ? "" : "; ", w->index, at.ptx_file, at.ptx_line);
         }
         r.message = "every warp is blocked (at a barrier or a warp-synchronous instruction): " + where;
-        if (req_.locate) req_.locate(fn_.code[0].pos, r);
+        if (req_.locate) req_.locate(req_.kernel_id, fn_.code[0].pos, r);
         result_.fault = std::move(r);
         fault_ = true;
     }
@@ -468,14 +684,29 @@ private:
         fault_ = true;
     }
 
+    void ensure_frame(warp_state& w, uint32_t depth) {
+        while (w.frames.size() <= depth) {
+            frame f;
+            f.regs.assign(size_t(max_regs_) * warp_size, 0);
+            f.preds.assign(max_preds_, 0);
+            f.params.assign(size_t(max_params_) * warp_size, 0);
+            f.local.assign(size_t(max_local_) * warp_size, 0);
+            w.frames.push_back(std::move(f));
+        }
+    }
+    const isa::exec_function& function_of(uint32_t pc) const { return *req_.functions[pc >> 20]; }
+
     const launch_request& req_;
     const isa::exec_function& fn_;
+    uint32_t max_regs_ = 0, max_preds_ = 0, max_params_ = 0, max_local_ = 0;
     global_port& global_;
     launch_result result_;
     bool fault_ = false;
     warp_state* cur_ = nullptr;
     const isa::exec_instruction* cur_ins_ = nullptr;
+    const isa::exec_function* cur_fn_ = nullptr;
     uint32_t cur_pc_ = 0;
+    uint32_t cur_depth_ = 0;
     std::array<std::vector<std::pair<warp_state*, uint32_t>>, 16> waiters_;
 };
 

@@ -8,6 +8,7 @@
 // yield, so a lane spinning on a lock held by another lane makes progress.
 #include <cstdint>
 #include <functional>
+#include <unordered_map>
 
 #include "isa/exec.hpp"
 #include "isa/sem/context.hpp"
@@ -25,7 +26,14 @@ struct global_port {
 };
 
 struct launch_request {
+    // Every function of the program, indexed by function id; the kernel is one of them.
+    std::vector<const isa::exec_function*> functions;
+    int32_t kernel_id = 0;
     const isa::exec_function* kernel = nullptr;
+    // Function addresses (mov.u64 %rd, f) to function ids, for indirect calls.
+    std::unordered_map<uint64_t, int32_t> function_addresses;
+    // Where device printf output goes.
+    std::function<void(const std::string&)> print;
     dim3 grid, block;
     uint32_t dynamic_shared = 0;
     uint32_t static_shared = 0;
@@ -34,7 +42,7 @@ struct launch_request {
     uint32_t sm_count = 1;
     launch_options options;
     // Source location of an instruction position, for fault reports.
-    std::function<void(uint32_t pos, fault_report&)> locate;
+    std::function<void(int32_t function_id, uint32_t pos, fault_report&)> locate;
 };
 
 launch_result run_launch(const launch_request& req, global_port& global);

@@ -189,7 +189,8 @@ private:
             }
             for (auto& [k, v] : b.items())
                 if (k != "type" && k != "count" && k != "init") error(k, fmt::format("buffer '{}': unknown key '{}'", name, k));
-            if (!b.contains("type") || !b["type"].is_string() || !find_type(b["type"]) || b["type"].get<std::string>()[0] == 'b') {
+            auto is_bits = [](const std::string& t) { return t == "b8" || t == "b16" || t == "b32" || t == "b64"; };
+            if (!b.contains("type") || !b["type"].is_string() || !find_type(b["type"]) || is_bits(b["type"].get<std::string>())) {
                 error(name, fmt::format("buffer '{}' needs \"type\": one of u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64", name));
                 continue;
             }

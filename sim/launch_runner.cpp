@@ -30,6 +30,7 @@ uint64_t ulp_distance(const std::string& type, uint64_t a, uint64_t b) {
         return (v & sign) ? -static_cast<int64_t>(v & ~sign & mask) : static_cast<int64_t>(v);
     };
     int64_t x = ordered(a), y = ordered(b);
+    if (x == y) return 1; // +0 and -0: different bits, so never within max_ulp 0
     return static_cast<uint64_t>(x > y ? x - y : y - x);
 }
 
@@ -81,6 +82,8 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         buffers[b.name] = {&b, addr};
     }
     launch_stats total;
+    run_settings settings = s;
+    settings.options.print = [&out](const std::string& text) { out << text; };
     for (const auto& l : f.launches) {
         std::string why;
         auto k = dev.find_kernel(l.kernel, why);
@@ -115,7 +118,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             }
             std::memcpy(params.data() + p.offset, bytes.data(), bytes.size());
         }
-        launch_result r = dev.launch(*k, l.grid, l.block, l.shared_bytes, params, s.options, d);
+        launch_result r = dev.launch(*k, l.grid, l.block, l.shared_bytes, params, settings.options, d);
         if (d.has_errors()) {
             print_diags(d, err);
             return 2;

@@ -2,6 +2,7 @@
 // Plain data shared by the device, the engine and tools: grid shapes,
 // launch options and what a launch reports back.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@ struct dim3 {
 struct launch_options {
     uint64_t max_warp_instructions = 2'000'000'000; // runaway kernels stop here
     uint32_t quantum = 64;                          // instructions a warp runs before the scheduler moves on
+    std::function<void(const std::string&)> print;  // device printf output; standard output when empty
 };
 
 // A located kernel fault: where and who, in the terms a user debugs with.

@@ -40,6 +40,10 @@ struct exec_context {
     // `mask` widened to all of them; false when some have not arrived yet,
     // in which case the lanes in `mask` wait at this instruction.
     virtual bool warp_sync(uint32_t membermask, uint32_t& mask) = 0;
+    // call: the lanes in `mask` enter the callee of ins.target's call site;
+    // ret: they return to their callers (or, in the entry, exit).
+    virtual void call(const exec_instruction& ins, uint32_t mask) = 0;
+    virtual void ret(uint32_t mask) = 0;
     virtual void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) = 0;
 };
 

@@ -9,8 +9,12 @@
 namespace ptxsim::isa::sem {
 namespace {
 
+// A PC is the function id in the high bits and the instruction index in the
+// low 20; a branch stays in its function.
+inline constexpr uint32_t index_bits = 0xFFFFFu;
+
 void bra_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    for_lanes(mask, [&](uint32_t lane) { c.pc[lane] = ins.target; });
+    for_lanes(mask, [&](uint32_t lane) { c.pc[lane] = (c.pc[lane] & ~index_bits) | ins.target; });
 }
 std::string dec_bra(const matched_instruction&, exec_instruction& out) {
     out.run = bra_handler;
@@ -52,14 +56,20 @@ std::string dec_bar(const matched_instruction& m, exec_instruction& out) {
     return {};
 }
 
+void ret_handler(exec_context& c, const exec_instruction&, uint32_t mask) { c.ret(mask); }
 std::string dec_ret(const matched_instruction&, exec_instruction& out) {
-    // Calls are not implemented yet, so every ret leaves the entry.
-    out.run = exit_handler;
+    out.run = ret_handler;
+    return {};
+}
+
+void call_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) { c.call(ins, mask); }
+std::string dec_call(const matched_instruction&, exec_instruction& out) {
+    out.run = call_handler; // the decoder fills in the call site (isa/decode.cpp)
     return {};
 }
 
 constexpr entry entries[] = {
-    {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"trap", dec_trap}, {"bar", dec_bar},
+    {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"call", dec_call}, {"trap", dec_trap}, {"bar", dec_bar},
     {"barrier", dec_bar}, {"membar", dec_nop}, {"fence", dec_nop}, {"nanosleep", dec_nop},
 };
 

@@ -13,7 +13,23 @@ namespace {
 using parser::data_type;
 using fp::rounding;
 
-enum cflags : uint8_t { c_sat = 1, c_ftz = 2, c_relu = 4, c_satfinite = 8, c_two_sources = 16 };
+enum cflags : uint8_t { c_sat = 1, c_ftz = 2, c_relu = 4, c_satfinite = 8, c_two_sources = 16, c_int_round = 32 };
+
+// cvt{.ftz}{.sat}.f32.f32 (no .rni-style modifier): flush and saturate only.
+uint64_t same_float(uint64_t v, data_type t, uint8_t flags) {
+    uint32_t bits = bits_of(t);
+    uint32_t mbits = t == data_type::f64 ? 52 : t == data_type::f32 ? 23 : t == data_type::bf16 ? 7 : 10;
+    uint64_t sign = 1ull << (bits - 1), abs_mask = sign - 1, exp_mask = abs_mask & ~((1ull << mbits) - 1);
+    v &= mask_bits(bits);
+    bool nan = (v & exp_mask) == exp_mask && (v & ((1ull << mbits) - 1));
+    if ((flags & c_ftz) && (v & exp_mask) == 0) v &= sign; // subnormal -> signed zero
+    if (flags & c_sat) {
+        uint64_t one = (exp_mask >> 1) & exp_mask; // the exponent bias with a zero fraction: 1.0
+        if (nan || (v & sign)) v = 0;               // NaN, negative numbers and -0 give +0
+        else if (v > one) v = one;
+    }
+    return v;
+}
 
 bool is_int(data_type t) { return !is_float(t) && t != data_type::tf32 && t != data_type::e4m3x2 && t != data_type::e5m2x2; }
 
@@ -57,7 +73,10 @@ uint64_t int_to_int(uint64_t v, data_type from, data_type to, bool sat) {
 
 uint64_t convert(uint64_t v, uint64_t v2, data_type to, data_type from, rounding r, uint8_t flags) {
     fp::cvt_mods m{(flags & c_ftz) != 0, (flags & c_sat) != 0, (flags & c_relu) != 0, (flags & c_satfinite) != 0};
-    if (is_int(to) && is_int(from)) return int_to_int(v, from, to, flags & c_sat);
+    // A signed result sits sign-extended in a register wider than its type
+    // (cvt.s8.f32 into a .s16 register), as ld.s8 leaves it.
+    auto widen = [&](uint64_t r) { return is_signed(to) ? static_cast<uint64_t>(sign_extend(r, bits_of(to))) : r; };
+    if (is_int(to) && is_int(from)) return widen(int_to_int(v, from, to, flags & c_sat));
     if (is_int(to)) { // float to integer
         fp::int_type t = int_kind(to);
         uint64_t r64;
@@ -67,7 +86,7 @@ uint64_t convert(uint64_t v, uint64_t v2, data_type to, data_type from, rounding
         case data_type::f32: r64 = fp::cvt_int_f32(static_cast<uint32_t>(v), t, r, m); break;
         default: r64 = fp::cvt_int_f64(v, t, r, m); break;
         }
-        return r64 & mask_bits(bits_of(to));
+        return widen(r64 & mask_bits(bits_of(to)));
     }
     if (is_int(from)) { // integer to float
         fp::int_type t = int_kind(from);
@@ -79,6 +98,7 @@ uint64_t convert(uint64_t v, uint64_t v2, data_type to, data_type from, rounding
         default: return fp::cvt_f64_int(src, t, r, m);
         }
     }
+    if (to == from && !(flags & c_int_round)) return same_float(v, to, flags);
     if (to == from) { // round to an integral value in the same format
         switch (to) {
         case data_type::f16: return fp::cvt_int_round_f16(static_cast<uint16_t>(v), r, m);
@@ -138,6 +158,7 @@ std::string dec_cvt(const matched_instruction& m, exec_instruction& out) {
         return t != data_type::none;
     };
     if (!known(out.type) || !known(out.type2)) return "conversions of this type (fp6, fp4, ue8m0) are not implemented yet";
+    if (rnd == "rni" || rnd == "rzi" || rnd == "rmi" || rnd == "rpi") out.flags |= c_int_round;
     if (rnd == "rni" || rnd == "rn" || rnd.empty()) out.sub = static_cast<uint8_t>(rounding::rn);
     else if (rnd == "rzi" || rnd == "rz") out.sub = static_cast<uint8_t>(rounding::rz);
     else if (rnd == "rmi" || rnd == "rm") out.sub = static_cast<uint8_t>(rounding::rm);

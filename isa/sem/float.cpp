@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "isa/fp/arith.hpp"
+#include "isa/fp/half_arith.hpp"
 #include "isa/fp/minmax.hpp"
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
@@ -98,6 +99,52 @@ void handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
     });
 }
 
+// f16/bf16 add/sub/mul/fma/min/max, scalar or packed in pairs (.f16x2: each
+// 16-bit half independently).
+template <bool Bf, fop Op>
+uint16_t half_op(uint16_t a, uint16_t b, uint16_t c, fp::rounding r, uint8_t flags) {
+    fp::arith_mods m{(flags & f_ftz) != 0, (flags & f_sat) != 0, (flags & f_relu) != 0};
+    fp::minmax_mods mm{(flags & f_ftz) != 0, (flags & f_nan) != 0, (flags & f_xorsign) != 0, (flags & f_relu) != 0};
+    if constexpr (Op == fop::add) return Bf ? fp::add_bf16(a, b, r, m) : fp::add_f16(a, b, r, m);
+    else if constexpr (Op == fop::sub) return Bf ? fp::sub_bf16(a, b, r, m) : fp::sub_f16(a, b, r, m);
+    else if constexpr (Op == fop::mul) return Bf ? fp::mul_bf16(a, b, r, m) : fp::mul_f16(a, b, r, m);
+    else if constexpr (Op == fop::fma) return Bf ? fp::fma_bf16(a, b, c, r, m) : fp::fma_f16(a, b, c, r, m);
+    else if constexpr (Op == fop::min) return Bf ? fp::min_bf16(a, b, mm) : fp::min_f16(a, b, mm);
+    else if constexpr (Op == fop::max) return Bf ? fp::max_bf16(a, b, mm) : fp::max_f16(a, b, mm);
+    else if constexpr (Op == fop::abs) return a & 0x7FFF;
+    else return a ^ 0x8000; // neg
+}
+
+template <bool Bf, bool Packed, fop Op>
+void half_handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
+    constexpr int arity = Op == fop::abs || Op == fop::neg ? 1 : Op == fop::fma ? 3 : 2;
+    const auto r = static_cast<fp::rounding>(ins.sub);
+    for_lanes(mask, [&](uint32_t lane) {
+        uint64_t a = read(ctx, ins.ops[1], lane);
+        uint64_t b = arity >= 2 ? read(ctx, ins.ops[2], lane) : 0;
+        uint64_t c = arity >= 3 ? read(ctx, ins.ops[3], lane) : 0;
+        uint64_t out = half_op<Bf, Op>(static_cast<uint16_t>(a), static_cast<uint16_t>(b), static_cast<uint16_t>(c), r, ins.flags);
+        if constexpr (Packed)
+            out |= uint64_t(half_op<Bf, Op>(static_cast<uint16_t>(a >> 16), static_cast<uint16_t>(b >> 16),
+                                             static_cast<uint16_t>(c >> 16), r, ins.flags)) << 16;
+        write(ctx, ins.ops[0], lane, out);
+    });
+}
+
+template <fop Op>
+isa::handler half_handler_for(data_type t) {
+    if constexpr (Op == fop::div || Op == fop::sqrt || Op == fop::rcp) return nullptr;
+    else {
+        switch (t) {
+        case data_type::f16: return half_handler<false, false, Op>;
+        case data_type::f16x2: return half_handler<false, true, Op>;
+        case data_type::bf16: return half_handler<true, false, Op>;
+        case data_type::bf16x2: return half_handler<true, true, Op>;
+        default: return nullptr;
+        }
+    }
+}
+
 fp::rounding rounding_of(std::string_view s) {
     if (s == "rz") return fp::rounding::rz;
     if (s == "rm") return fp::rounding::rm;
@@ -118,7 +165,8 @@ std::string pick(const matched_instruction& m, exec_instruction& out) {
     if (m.has_mod("xorsign")) out.flags |= f_xorsign;
     if (out.type == data_type::f32) out.run = handler<false, Op>;
     else if (out.type == data_type::f64) out.run = handler<true, Op>;
-    else return "half-precision and packed arithmetic is not implemented yet";
+    else if (auto h = half_handler_for<Op>(out.type)) out.run = h;
+    else return "this floating-point type is not implemented yet for this instruction";
     return {};
 }
 

@@ -62,5 +62,21 @@ TEST(run, unknown_keys_and_kernels_are_reported) {
     EXPECT_NE(r2.err.find("no kernel named 'nope'; the modules have: saxpy"), std::string::npos) << r2.err;
 }
 
+TEST(run, a_failed_assert_stops_with_its_text_and_source_line) {
+    auto r = run_ptxsim("run '" + source_dir() + "/tests/sim/data/assert_kernel.json'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("ptxsim: assertion failed in kernel 'check_positive' at "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("assert_kernel.ptx:67 ("), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("assert_kernel.cu:5)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("block (0,0,0) thread (5,0,0)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("Assertion `v[i] > 0` failed."), std::string::npos) << r.err;
+}
+
+TEST(run, device_printf_reaches_standard_output) {
+    auto r = run_ptxsim("run '" + source_dir() + "/kernels/device_calls/launch.json'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("device_calls: 300 threads, fact(5) = 120, pi is about 3.14\n"), std::string::npos) << r.out;
+}
+
 } // namespace
 } // namespace ptxsim::test

@@ -1,0 +1,38 @@
+// The kernel suite (kernels/<name>/launch.json): CUDA C compiled by nvcc 13,
+// run by `ptxsim run`, must match its CPU reference bit for bit, and give
+// the same bytes when run twice.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tests/support/test_support.hpp"
+
+namespace ptxsim::test {
+namespace {
+
+std::vector<std::string> launch_files() {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(source_dir() + "/kernels")) {
+        auto f = e.path() / "launch.json";
+        if (e.is_directory() && std::filesystem::exists(f)) out.push_back(e.path().filename().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+class kernel_suite : public testing::TestWithParam<std::string> {};
+
+TEST_P(kernel_suite, matches_its_reference) {
+    auto r = run_ptxsim("run '" + source_dir() + "/kernels/" + GetParam() + "/launch.json'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_NE(r.out.find("elements match"), std::string::npos) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(kernels, kernel_suite, testing::ValuesIn(launch_files()),
+                         [](const testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST(kernel_suite_size, has_the_kernels_it_promises) { EXPECT_GE(launch_files().size(), 20u); }
+
+} // namespace
+} // namespace ptxsim::test
