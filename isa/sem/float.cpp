@@ -2,8 +2,7 @@
 // abs neg sqrt rcp, every rounding mode, .ftz .sat, and min/max .NaN
 // .xorsign.abs .relu. The arithmetic is isa/fp's exact integer
 // implementation (tested against MPFR); the host's FP unit is not used.
-// The .approx functions (ex2, lg2, sin, cos, rsqrt, tanh, div.approx/full)
-// are reported as not implemented: they need the hardware's approximation.
+// The .approx forms go to isa/sem/approx.cpp.
 #include <type_traits>
 
 #include "isa/fp/arith.hpp"
@@ -154,8 +153,7 @@ fp::rounding rounding_of(std::string_view s) {
 
 template <fop Op>
 std::string pick(const matched_instruction& m, exec_instruction& out) {
-    if (m.has_mod("approx") || m.has_mod("full"))
-        return "'" + std::string(m.row->key) + ".approx' is not implemented yet: it needs the hardware's approximation";
+    if (m.has_mod("approx") || m.has_mod("full")) return decode_approx(m, out);
     if (m.has_mod("oob")) return "'.oob' is not implemented yet";
     out.sub = static_cast<uint8_t>(rounding_of(m.get("rnd")));
     if (m.has("ftz")) out.flags |= f_ftz;

@@ -29,6 +29,9 @@ std::span<const entry> control_entries();
 std::span<const entry> cvt_entries();
 std::span<const entry> warp_entries();
 std::span<const entry> bits_entries();
+std::span<const entry> approx_entries();
+// rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
+std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 
 // Float forms of keys that integer code also uses (add, mul, min ...).
 std::string decode_float(const matched_instruction& m, exec_instruction& out);

@@ -206,14 +206,14 @@ TEST(engine, an_instruction_that_cannot_run_yet_faults_with_its_location) {
     .reg .b32 %r<4>;
     .reg .f32 %f<4>;
     mov.f32 %f1, 0f3F800000;
-    ex2.approx.ftz.f32 %f2, %f1;
+    wgmma.fence.sync.aligned;
     ret;)");
     sim::launch_result r;
     f.run({1}, {1}, 1, &r);
     ASSERT_TRUE(r.fault);
     EXPECT_EQ(r.fault->kind, "unsupported instruction");
     EXPECT_EQ(r.fault->ptx_line, 10u);
-    EXPECT_EQ(r.fault->message, "'ex2' is not implemented yet");
+    EXPECT_EQ(r.fault->message, "'wgmma.fence' is not implemented yet");
 }
 
 TEST(engine, runaway_kernel_stops_at_the_budget) {

@@ -152,5 +152,23 @@ TEST(semantics, directed_rounding_of_f32_arithmetic) {
     EXPECT_EQ(out[7], 0x7FFFFFFFu);
 }
 
+TEST(semantics, approximate_functions_give_their_exact_values_where_one_exists) {
+    auto out = run_body(R"(
+    ex2.approx.ftz.f32 %f1, 0f3F800000;      st.global.f32 [%rd1], %f1;     // 2^1
+    lg2.approx.f32 %f1, 0f41000000;          st.global.f32 [%rd1+4], %f1;   // log2 8
+    sqrt.approx.f32 %f1, 0f40800000;         st.global.f32 [%rd1+8], %f1;   // sqrt 4
+    rcp.approx.ftz.f32 %f1, 0f40800000;      st.global.f32 [%rd1+12], %f1;  // 1/4
+    ex2.approx.f32 %f1, 0fFF800000;          st.global.f32 [%rd1+16], %f1;  // 2^-inf = +0
+    lg2.approx.f32 %f1, 0f00000000;          st.global.f32 [%rd1+20], %f1;  // log2 0 = -inf
+    rsqrt.approx.f32 %f1, 0fBF800000;        st.global.f32 [%rd1+24], %f1;  // negative: NaN)", 7);
+    EXPECT_EQ(out[0], 0x40000000u);
+    EXPECT_EQ(out[1], 0x40400000u);
+    EXPECT_EQ(out[2], 0x40000000u);
+    EXPECT_EQ(out[3], 0x3E800000u);
+    EXPECT_EQ(out[4], 0x00000000u);
+    EXPECT_EQ(out[5], 0xFF800000u);
+    EXPECT_EQ(out[6], 0x7FFFFFFFu);
+}
+
 } // namespace
 } // namespace ptxsim::test

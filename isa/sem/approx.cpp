@@ -1,0 +1,94 @@
+// The .approx functions (ex2 lg2 sin cos rsqrt tanh, rcp/sqrt/div .approx,
+// div.full) on f32 and f64. The hardware computes these with its own
+// approximations, whose exact bits NVIDIA does not document; the PTX ISA
+// gives their maximum error. ptxsim returns the value correctly rounded from
+// a double-precision evaluation, which is within that error, and applies
+// the documented special cases (.ftz flushing, infinities, zeros, NaN).
+// Differential runs against a GPU should compare these with a tolerance.
+#include <cmath>
+
+#include "isa/sem/operands.hpp"
+#include "isa/sem/registry.hpp"
+
+namespace ptxsim::isa::sem {
+namespace {
+
+using parser::data_type;
+
+enum class afn : uint8_t { ex2, lg2, sin, cos, rsqrt, tanh, rcp, sqrt, div };
+
+double evaluate(afn f, double a, double b) {
+    switch (f) {
+    case afn::ex2: return std::exp2(a);
+    case afn::lg2: return a < 0 ? NAN : std::log2(a);
+    case afn::sin: return std::isinf(a) ? NAN : std::sin(a);
+    case afn::cos: return std::isinf(a) ? NAN : std::cos(a);
+    case afn::rsqrt: return a < 0 ? NAN : 1.0 / std::sqrt(a);
+    case afn::tanh: return std::tanh(a);
+    case afn::rcp: return 1.0 / a;
+    case afn::sqrt: return a < 0 ? NAN : std::sqrt(a);
+    case afn::div: return a / b;
+    }
+    return NAN;
+}
+
+template <bool Is64>
+void handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const auto f = static_cast<afn>(ins.sub);
+    const bool ftz = ins.flags & 1;
+    for_lanes(mask, [&](uint32_t lane) {
+        uint64_t ra = read(c, ins.ops[1], lane), rb = f == afn::div ? read(c, ins.ops[2], lane) : 0;
+        double a, b;
+        if constexpr (Is64) {
+            a = as_f64(ra), b = as_f64(rb);
+        } else {
+            float fa = as_f32(ra), fb = as_f32(rb);
+            if (ftz) { // subnormal inputs are zeros
+                if (std::fpclassify(fa) == FP_SUBNORMAL) fa = std::copysign(0.0f, fa);
+                if (std::fpclassify(fb) == FP_SUBNORMAL) fb = std::copysign(0.0f, fb);
+            }
+            a = fa, b = fb;
+        }
+        double r = evaluate(f, a, b);
+        uint64_t out;
+        if constexpr (Is64) {
+            out = r != r ? 0x7FFFFFFFFFFFFFFFull : bits_f64(r);
+        } else {
+            float fr = static_cast<float>(r); // one rounding, to nearest-even
+            if (ftz && std::fpclassify(fr) == FP_SUBNORMAL) fr = std::copysign(0.0f, fr);
+            out = fr != fr ? 0x7FFFFFFFu : bits_f32(fr);
+        }
+        write(c, ins.ops[0], lane, out);
+    });
+}
+
+std::string pick(afn f, const matched_instruction& m, exec_instruction& out) {
+    if (out.type != data_type::f32 && out.type != data_type::f64)
+        return "half-precision .approx functions are not implemented yet";
+    out.sub = static_cast<uint8_t>(f);
+    out.flags = m.has("ftz") ? 1 : 0;
+    out.run = out.type == data_type::f64 ? handler<true> : handler<false>;
+    return {};
+}
+
+template <afn F>
+std::string dec(const matched_instruction& m, exec_instruction& out) {
+    return pick(F, m, out);
+}
+
+constexpr entry entries[] = {
+    {"ex2", dec<afn::ex2>}, {"lg2", dec<afn::lg2>}, {"sin", dec<afn::sin>}, {"cos", dec<afn::cos>},
+    {"rsqrt", dec<afn::rsqrt>}, {"tanh", dec<afn::tanh>},
+};
+
+} // namespace
+
+std::span<const entry> approx_entries() { return entries; }
+
+std::string decode_approx(const matched_instruction& m, exec_instruction& out) {
+    std::string_view key = m.row->key;
+    afn f = key == "rcp" ? afn::rcp : key == "sqrt" ? afn::sqrt : afn::div;
+    return pick(f, m, out);
+}
+
+} // namespace ptxsim::isa::sem
