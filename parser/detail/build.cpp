@@ -34,23 +34,30 @@ instruction builder::make_instruction(const raw_instruction& raw) {
     ins.pos = pos(raw.pos);
     if (!raw.guard.empty()) ins.guard = intern(raw.guard);
     ins.guard_negated = raw.guard_negated;
-    // Split "ld.global.nc.v4.u32" into the opcode word and its modifiers.
+    // Split "ld.global.nc.v4.u32" into the opcode word and its modifiers (once per distinct text).
     std::string_view text = raw.opcode;
-    size_t dot = text.find('.');
-    ins.opcode = intern(text.substr(0, dot));
-    std::array<symbol, 32> mods;
-    size_t n = 0;
-    while (dot != std::string_view::npos) {
-        size_t next = text.find('.', dot + 1);
-        std::string_view word = text.substr(dot + 1, next == std::string_view::npos ? next : next - dot - 1);
-        if (n == mods.size()) {
-            error(raw.opcode_pos, "too many modifiers on one instruction");
-            break;
+    auto known = opcodes_.find(text);
+    if (known == opcodes_.end()) {
+        split_opcode split;
+        size_t dot = text.find('.');
+        split.opcode = intern(text.substr(0, dot));
+        std::array<symbol, 32> mods;
+        size_t n = 0;
+        while (dot != std::string_view::npos) {
+            size_t next = text.find('.', dot + 1);
+            std::string_view word = text.substr(dot + 1, next == std::string_view::npos ? next : next - dot - 1);
+            if (n == mods.size()) {
+                error(raw.opcode_pos, "too many modifiers on one instruction");
+                break;
+            }
+            mods[n++] = intern(word);
+            dot = next;
         }
-        mods[n++] = intern(word);
-        dot = next;
+        split.modifiers = m_.nodes.copy(std::span<const symbol>(mods.data(), n));
+        known = opcodes_.emplace(text, split).first;
     }
-    ins.modifiers = m_.nodes.copy(std::span<const symbol>(mods.data(), n));
+    ins.opcode = known->second.opcode;
+    ins.modifiers = known->second.modifiers;
     ins.opcode_end = pos(raw.opcode_pos) + static_cast<pos_t>(raw.opcode.size());
     ins.operands = convert_all<operand>(raw.operands, [this](const raw_operand& o) { return make_operand(o); });
     return ins;

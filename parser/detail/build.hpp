@@ -4,6 +4,7 @@
 // grammar let through (unknown qualifiers, literals that do not fit).
 #include <array>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "parser/ast.hpp"
@@ -58,6 +59,13 @@ private:
 
     module& m_;
     diagnostics& d_;
+    // Dotted opcode text ("ld.global.nc.v4.u32") to its split form; the
+    // modifier lists are immutable arena data, so equal opcodes share one.
+    struct split_opcode {
+        symbol opcode;
+        list<symbol> modifiers;
+    };
+    std::unordered_map<std::string_view, split_opcode> opcodes_;
 };
 
 } // namespace ptxsim::parser::detail

@@ -1,5 +1,6 @@
 #include "parser/detail/const_expr.hpp"
 
+#include <cstring>
 #include <string_view>
 
 #include "parser/detail/grammar.hpp"
@@ -32,6 +33,18 @@ class expr_parser {
 public:
     expr_parser(const char* it, const char* end) : p_(it), end_(end) {}
     const char* pos() const { return p_; }
+
+    // A lone literal (the common case) ends at a character that cannot
+    // continue an expression; only then is the precedence climb needed.
+    bool lone_literal(const_value& v) {
+        const char* save = p_;
+        if (!unary(v)) return false;
+        skip();
+        if (p_ >= end_ || !std::strchr("+-*/%<>=!&|^?", *p_)) return true;
+        p_ = save;
+        v = const_value{};
+        return false;
+    }
 
     bool ternary(const_value& v) {
         if (!binary(v, 0)) return false;
@@ -193,7 +206,7 @@ private:
 bool parse_const_expr(const char*& it, const char* end, const_value& out) {
     expr_parser p(it, end);
     out = const_value{};
-    if (!p.ternary(out)) return false;
+    if (!p.lone_literal(out) && !p.ternary(out)) return false;
     it = p.pos();
     return true;
 }
