@@ -226,13 +226,14 @@ bool compare_float(cmp op, F a, F b) {
     }
 }
 
-bool compare_lane(exec_context& c, const exec_instruction& ins, uint32_t lane) {
+// Compares the two sources in type `t` (setp's type; set's source type).
+bool compare_lane(exec_context& c, const exec_instruction& ins, uint32_t lane, data_type t) {
     uint64_t a = read(c, ins.ops[ins.dest_pair ? 2 : 1], lane);
     uint64_t b = read(c, ins.ops[ins.dest_pair ? 3 : 2], lane);
     auto op = static_cast<cmp>(ins.sub);
-    uint32_t bits = bits_of(ins.type);
+    uint32_t bits = bits_of(t);
     // ftz: subnormal inputs compare as zero (f32 only)
-    if (ins.type == data_type::f32) {
+    if (t == data_type::f32) {
         float x = as_f32(a), y = as_f32(b);
         if (ins.flags & 4) {
             if (std::fpclassify(x) == FP_SUBNORMAL) x = std::copysign(0.0f, x);
@@ -240,8 +241,8 @@ bool compare_lane(exec_context& c, const exec_instruction& ins, uint32_t lane) {
         }
         return compare_float(op, x, y);
     }
-    if (ins.type == data_type::f64) return compare_float(op, as_f64(a), as_f64(b));
-    if (is_signed(ins.type)) return compare(op, sign_extend(a, bits), sign_extend(b, bits));
+    if (t == data_type::f64) return compare_float(op, as_f64(a), as_f64(b));
+    if (is_signed(t)) return compare(op, sign_extend(a, bits), sign_extend(b, bits));
     return compare(op, a & mask_bits(bits), b & mask_bits(bits));
 }
 
@@ -251,7 +252,7 @@ void setp_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     auto bop = static_cast<boolop>(ins.flags >> 4);
     const exec_operand& cpred = ins.ops[two ? 4 : 3];
     for_lanes(mask, [&](uint32_t lane) {
-        bool t = compare_lane(c, ins, lane);
+        bool t = compare_lane(c, ins, lane, ins.type);
         bool p = t, q = !t;
         if (bop != boolop::none) {
             bool cv = read(c, cpred, lane) & 1;
@@ -272,6 +273,20 @@ uint8_t cmp_code(std::string_view s) {
     return 0;
 }
 
+// set.cmp[.bool].dtype.stype d, a, b[, c]: all ones (or 1.0f for .f32) when true, else 0
+void set_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    auto bop = static_cast<boolop>(ins.flags >> 4);
+    for_lanes(mask, [&](uint32_t lane) {
+        bool t = compare_lane(c, ins, lane, ins.type2);
+        if (bop != boolop::none) {
+            bool cv = read(c, ins.ops[3], lane) & 1;
+            t = bop == boolop::and_ ? (t && cv) : bop == boolop::or_ ? (t || cv) : (t != cv);
+        }
+        uint64_t v = !t ? 0 : ins.type == data_type::f32 ? 0x3F800000u : mask_bits(bits_of(ins.type));
+        write(c, ins.ops[0], lane, v);
+    });
+}
+
 std::string dec_setp(const matched_instruction& m, exec_instruction& out) {
     if (out.type == data_type::f16 || out.type == data_type::f16x2 || out.type == data_type::bf16 || out.type == data_type::bf16x2)
         return "setp on half types is not implemented yet";
@@ -280,7 +295,9 @@ std::string dec_setp(const matched_instruction& m, exec_instruction& out) {
     std::string_view b = m.get("bool");
     uint8_t bop = b == "and" ? 1 : b == "or" ? 2 : b == "xor" ? 3 : 0;
     out.flags |= static_cast<uint8_t>(bop << 4);
-    out.run = setp_handler;
+    out.run = m.row->key == "set" ? set_handler : setp_handler;
+    if (m.row->key == "set" && (is_float(out.type2) && out.type2 != data_type::f32 && out.type2 != data_type::f64))
+        return "set on half types is not implemented yet";
     return {};
 }
 
@@ -302,7 +319,7 @@ constexpr entry entries[] = {
     {"and", simple<iop::and_>}, {"or", simple<iop::or_>}, {"xor", simple<iop::xor_>}, {"not", simple<iop::not_>},
     {"cnot", simple<iop::cnot>}, {"shl", simple<iop::shl>}, {"shr", simple<iop::shr>}, {"abs", simple<iop::abs>},
     {"neg", simple<iop::neg>}, {"popc", simple<iop::popc>}, {"clz", simple<iop::clz>}, {"brev", simple<iop::brev>},
-    {"mov", dec_mov}, {"setp", dec_setp}, {"selp", dec_selp},
+    {"mov", dec_mov}, {"setp", dec_setp}, {"set", dec_setp}, {"selp", dec_selp},
 };
 
 } // namespace

@@ -170,5 +170,25 @@ TEST(semantics, approximate_functions_give_their_exact_values_where_one_exists) 
     EXPECT_EQ(out[6], 0x7FFFFFFFu);
 }
 
+TEST(semantics, set_slct_testp_copysign) {
+    auto out = run_body(R"(
+    set.lt.u32.s32 %r1, -1, 0;                 st.global.u32 [%rd1], %r1;      // true: all ones
+    set.gt.f32.f32 %f1, 0f3F800000, 0f40000000; st.global.f32 [%rd1+4], %f1;   // false: 0.0
+    set.ge.f32.u32 %f1, 5, 5;                  st.global.f32 [%rd1+8], %f1;    // true: 1.0
+    slct.u32.s32 %r2, 10, 20, -3;              st.global.u32 [%rd1+12], %r2;   // c < 0: b
+    slct.u32.f32 %r2, 10, 20, 0f80000000;      st.global.u32 [%rd1+16], %r2;   // -0 >= 0: a
+    testp.subnormal.f32 %p1, 0f00000001;       selp.u32 %r3, 1, 0, %p1; st.global.u32 [%rd1+20], %r3;
+    testp.notanumber.f32 %p1, 0f7F800000;      selp.u32 %r3, 1, 0, %p1; st.global.u32 [%rd1+24], %r3;
+    copysign.f32 %f2, 0fBF800000, 0f40400000;  st.global.f32 [%rd1+28], %f2;   // sign of a on b: -3)", 8);
+    EXPECT_EQ(out[0], 0xFFFFFFFFu);
+    EXPECT_EQ(out[1], 0u);
+    EXPECT_EQ(out[2], 0x3F800000u);
+    EXPECT_EQ(out[3], 20u);
+    EXPECT_EQ(out[4], 10u);
+    EXPECT_EQ(out[5], 1u);
+    EXPECT_EQ(out[6], 0u);
+    EXPECT_EQ(out[7], 0xC0400000u);
+}
+
 } // namespace
 } // namespace ptxsim::test
