@@ -7,7 +7,11 @@ import math
 import struct
 from fractions import Fraction
 
-import fpref as fp
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference_lib"))
+import fpref as fp  # noqa: E402  (shared exact rounding, kernels/reference_lib/)
 
 N = 1024
 state = 1729

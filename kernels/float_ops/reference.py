@@ -5,7 +5,11 @@ float32 in the instruction's rounding mode by fpref.py, which handles
 subnormals, overflow, signed zeros, infinities and NaN per IEEE 754."""
 import struct
 
-import fpref as fp
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference_lib"))
+import fpref as fp  # noqa: E402  (shared exact rounding, kernels/reference_lib/)
 
 N = 2048
 state = 6022

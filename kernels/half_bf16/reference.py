@@ -6,7 +6,11 @@ infinities and NaN per IEEE 754); half/bf16 -> f32 is exact."""
 import math
 import struct
 
-import fpref as fp
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference_lib"))
+import fpref as fp  # noqa: E402  (shared exact rounding, kernels/reference_lib/)
 
 N = 1024
 state = 4096
