@@ -303,8 +303,7 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
         auto [mi, f] = functions_[static_cast<size_t>(id)];
         locate(*modules_[mi], *f, pos, r);
     };
-    global_port_adapter port(*global_);
-    return run_launch(req, port);
+    return run_launch(req, [this] { return std::make_unique<global_port_adapter>(*global_); });
 }
 
 uint64_t device::allocate(uint64_t bytes, uint64_t align) { return global_->allocate(bytes, align); }

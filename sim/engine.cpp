@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
+#include <atomic>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <optional>
 
 #include "isa/sem/operands.hpp"
@@ -58,6 +61,19 @@ struct warp_state {
 };
 
 constexpr uint32_t index_bits = 0xFFFFFu;
+
+// What the host threads of one launch share: the next CTA to start, the
+// first fault (which stops every thread), locks that make atomics atomic
+// across threads, and the instruction budget.
+struct shared_state {
+    std::atomic<uint64_t> next_cta{0};
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> warp_instructions{0};
+    std::mutex fault_mutex;
+    std::optional<fault_report> fault;
+    std::array<std::mutex, 256> atomic_locks;
+    std::mutex print_mutex;
+};
 constexpr uint32_t max_call_depth = 256;
 
 struct barrier_state {
@@ -82,7 +98,8 @@ struct cta_state {
 
 class engine final : public isa::exec_context {
 public:
-    engine(const launch_request& req, global_port& g) : req_(req), fn_(*req.kernel), global_(g) {
+    engine(const launch_request& req, global_port& g, shared_state& shared, uint32_t resident)
+        : req_(req), fn_(*req.kernel), global_(g), shared_(shared), resident_(resident) {
         for (const auto* f : req.functions) {
             if (!f) continue;
             max_regs_ = std::max(max_regs_, f->reg_slots);
@@ -92,13 +109,20 @@ public:
         }
     }
 
+    // Runs CTAs, taking the next unstarted one whenever fewer than this
+    // thread's share of resident CTAs are live, until all are done or any
+    // thread faults.
     launch_result run() {
-        auto t0 = std::chrono::steady_clock::now();
         const uint64_t total = req_.grid.count();
-        uint64_t next_cta = 0;
         std::deque<std::unique_ptr<cta_state>> live;
-        while (!fault_ && (next_cta < total || !live.empty())) {
-            while (live.size() < req_.resident_ctas && next_cta < total) live.push_back(make_cta(next_cta++));
+        uint64_t counted = 0;
+        while (!shared_.stop.load(std::memory_order_relaxed)) {
+            while (live.size() < resident_) {
+                uint64_t next = shared_.next_cta.fetch_add(1);
+                if (next >= total) break;
+                live.push_back(make_cta(next));
+            }
+            if (live.empty()) break;
             bool progress = false;
             for (auto& cta : live) {
                 for (auto& w : cta->warps) {
@@ -115,12 +139,14 @@ public:
                 deadlock(live);
                 break;
             }
-            if (result_.stats.warp_instructions > req_.options.max_warp_instructions) {
-                runaway(*live.front());
+            uint64_t all = shared_.warp_instructions.fetch_add(result_.stats.warp_instructions - counted) +
+                           (result_.stats.warp_instructions - counted);
+            counted = result_.stats.warp_instructions;
+            if (all > req_.options.max_warp_instructions && !live.empty()) {
+                runaway(*live.front(), all);
                 break;
             }
         }
-        result_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         result_.ok = !result_.fault;
         return result_;
     }
@@ -326,9 +352,12 @@ private:
         return true;
     }
 
-    // One host thread runs a launch, so a read-modify-write here is atomic.
+    // Atomic across the launch's host threads: a lock chosen by address
+    // (shared and local memory belong to one thread's CTA, but the same lock
+    // rule keeps this simple).
     bool atomic(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* old_out,
                 uint64_t (*op)(uint64_t, uint64_t, uint64_t), uint64_t a, uint64_t b) override {
+        std::lock_guard<std::mutex> lock(shared_.atomic_locks[(addr >> 3) % shared_.atomic_locks.size()]);
         uint64_t old = 0;
         if (!load(sp, addr, bytes, lane, &old)) return false;
         uint64_t nv = op(old, a, b);
@@ -498,7 +527,10 @@ private:
             if (!fmt_text) return;
             std::string text = format_printf(*fmt_text, param_arg(site, 1, lane), lane);
             if (fault_) return;
-            if (req_.print) req_.print(text);
+            if (req_.print) {
+                std::lock_guard<std::mutex> lock(shared_.print_mutex);
+                req_.print(text);
+            }
             if (!site.rets.empty()) { // vprintf returns the number of characters
                 int32_t n = static_cast<int32_t>(text.size());
                 std::memcpy(cur_->frames[cur_depth_].params.data() + size_t(lane) * max_params_ + site.rets[0].first, &n, 4);
@@ -513,15 +545,13 @@ private:
             const dim3& c = cur_->cta->id;
             uint32_t t = cur_->index * warp_size + lane;
             dim3 th{t % req_.block.x, t / req_.block.x % req_.block.y, t / (req_.block.x * req_.block.y)};
-            fault(fault_kind::trap, lane, 0,
+            fault(fault_kind::assertion, lane, 0,
                   fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.", file, line, function, c.x,
                               c.y, c.z, th.x, th.y, th.z, message));
-            if (result_.fault) result_.fault->kind = "assertion failed";
             return;
         }
         default:
-            fault(fault_kind::unsupported, lane, 0, "");
-            if (result_.fault) result_.fault->message = "device malloc and free are not implemented yet";
+            fault(fault_kind::unsupported, lane, 0, "device malloc and free are not implemented yet");
             return;
         }
     }
@@ -632,14 +662,16 @@ private:
         fault_ = true;
         fault_report r;
         static constexpr const char* kinds[] = {"fault", "out-of-bounds access", "misaligned access", "invalid address",
-                                                "trap", "unsupported instruction", "stack overflow", "use after free"};
+                                                "trap", "unsupported instruction", "stack overflow", "use after free",
+                                                "assertion failed"};
         r.kind = kinds[static_cast<size_t>(kind)];
         if (kind == fault_kind::unsupported) {
-            r.message = addr < cur_fn_->unsupported.size() ? cur_fn_->unsupported[addr] : "not implemented";
+            r.message = !message.empty() ? std::move(message)
+                        : addr < cur_fn_->unsupported.size() ? cur_fn_->unsupported[addr] : "not implemented";
         } else {
             r.message = std::move(message);
             r.address = addr;
-            r.has_address = kind != fault_kind::trap;
+            r.has_address = kind != fault_kind::trap && kind != fault_kind::assertion;
         }
         r.kernel = fn_.name;
         if (cur_fn_ != &fn_) r.message += fmt::format(" (in function '{}')", cur_fn_->name);
@@ -647,7 +679,16 @@ private:
         uint32_t t = cur_->index * warp_size + lane;
         r.thread = {t % req_.block.x, t / req_.block.x % req_.block.y, t / (req_.block.x * req_.block.y)};
         if (req_.locate) req_.locate(static_cast<int32_t>(cur_pc_ >> 20), cur_ins_->pos, r);
+        publish(std::move(r));
+    }
+
+    // The first fault of any thread is the launch's; every thread stops.
+    void publish(fault_report r) {
+        fault_ = true;
+        std::lock_guard<std::mutex> lock(shared_.fault_mutex);
+        if (!shared_.fault) shared_.fault = r;
         result_.fault = std::move(r);
+        shared_.stop = true;
     }
 
     void deadlock(const std::deque<std::unique_ptr<cta_state>>& live) {
@@ -669,19 +710,17 @@ private:
         }
         r.message = "every warp is blocked (at a barrier or a warp-synchronous instruction): " + where;
         if (req_.locate) req_.locate(req_.kernel_id, fn_.code[0].pos, r);
-        result_.fault = std::move(r);
-        fault_ = true;
+        publish(std::move(r));
     }
 
-    void runaway(const cta_state& cta) {
+    void runaway(const cta_state& cta, uint64_t executed) {
         fault_report r;
         r.kind = "instruction budget exhausted";
         r.kernel = fn_.name;
         r.block = cta.id;
         r.message = fmt::format("stopped after {} warp-instructions (--max-instructions); the kernel may not terminate",
-                                result_.stats.warp_instructions);
-        result_.fault = std::move(r);
-        fault_ = true;
+                                executed);
+        publish(std::move(r));
     }
 
     void ensure_frame(warp_state& w, uint32_t depth) {
@@ -702,6 +741,8 @@ private:
     global_port& global_;
     launch_result result_;
     bool fault_ = false;
+    shared_state& shared_;
+    uint32_t resident_;
     warp_state* cur_ = nullptr;
     const isa::exec_instruction* cur_ins_ = nullptr;
     const isa::exec_function* cur_fn_ = nullptr;
@@ -712,7 +753,35 @@ private:
 
 } // namespace
 
-launch_result run_launch(const launch_request& req, global_port& global) { return engine(req, global).run(); }
+launch_result run_launch(const launch_request& req, const std::function<std::unique_ptr<global_port>()>& make_port) {
+    auto t0 = std::chrono::steady_clock::now();
+    shared_state shared;
+    uint32_t threads = std::max<uint32_t>(1, std::min<uint32_t>(req.options.threads, req.resident_ctas));
+    uint32_t share = std::max<uint32_t>(1, req.resident_ctas / threads);
+    std::vector<launch_result> results(threads);
+    auto work = [&](uint32_t i) {
+        auto port = make_port();
+        results[i] = engine(req, *port, shared, share).run();
+    };
+    if (threads == 1) {
+        work(0);
+    } else {
+        // Plain threads, not a task pool: a CTA spinning on a flag that a CTA
+        // on another thread sets needs both to run at the same time.
+        std::vector<std::thread> pool;
+        for (uint32_t i = 0; i < threads; ++i) pool.emplace_back(work, i);
+        for (auto& t : pool) t.join();
+    }
+    launch_result out;
+    for (const auto& r : results) {
+        out.stats.warp_instructions += r.stats.warp_instructions;
+        out.stats.thread_instructions += r.stats.thread_instructions;
+    }
+    out.fault = shared.fault;
+    out.ok = !out.fault;
+    out.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
 
 std::string fault_report::format() const {
     std::string out = fmt::format("ptxsim: {} in kernel '{}'", kind, kernel);

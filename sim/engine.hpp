@@ -8,6 +8,7 @@
 // yield, so a lane spinning on a lock held by another lane makes progress.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <unordered_map>
 
 #include "isa/exec.hpp"
@@ -45,6 +46,8 @@ struct launch_request {
     std::function<void(int32_t function_id, uint32_t pos, fault_report&)> locate;
 };
 
-launch_result run_launch(const launch_request& req, global_port& global);
+// Runs on req.options.threads host threads, each with its own port to
+// global memory (from make_port) and a share of the resident CTAs.
+launch_result run_launch(const launch_request& req, const std::function<std::unique_ptr<global_port>()>& make_port);
 
 } // namespace ptxsim::sim

@@ -17,6 +17,7 @@ struct dim3 {
 struct launch_options {
     uint64_t max_warp_instructions = 2'000'000'000; // runaway kernels stop here
     uint32_t quantum = 64;                          // instructions a warp runs before the scheduler moves on
+    uint32_t threads = 1;                           // host threads running the launch
     std::function<void(const std::string&)> print;  // device printf output; standard output when empty
 };
 

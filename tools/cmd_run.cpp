@@ -18,13 +18,15 @@ int cmd_run(const std::vector<std::string>& args) {
     std::string model_path;
     uint64_t budget = 2'000'000'000;
     bool stats = false;
+    uint32_t threads = 1;
     opts.add_options()("file", po::value(&files), "launch file")(
         "model", po::value(&model_path), "hardware model file (default: models/h800.json beside the binary's source tree)")(
         "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)")(
-        "stats", po::bool_switch(&stats), "print instructions executed, time and thread-instructions per second");
+        "stats", po::bool_switch(&stats), "print instructions executed, time and thread-instructions per second")(
+        "threads", po::value(&threads), "host threads per launch (default 1); results are the same for race-free kernels");
     po::variables_map vm;
     const std::string synopsis =
-        "usage: ptxsim run [--stats] [--max-instructions N] [--model FILE] LAUNCH.json\n\n"
+        "usage: ptxsim run [--stats] [--threads N] [--max-instructions N] [--model FILE] LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file (docs/launch-file.md) on the CPU:\n"
         "creates and fills its buffers, launches each kernel, writes the outputs and\n"
         "compares the expectations. A kernel fault is reported with its kernel,\n"
@@ -46,6 +48,7 @@ int cmd_run(const std::vector<std::string>& args) {
     sim::device dev(*model);
     sim::run_settings s;
     s.options.max_warp_instructions = budget;
+    s.options.threads = std::max<uint32_t>(1, threads);
     s.stats = stats;
     return sim::run_launch_file(dev, *file, s, std::cout, std::cerr);
 }

@@ -10,7 +10,7 @@
 
 namespace ptxsim::isa {
 
-enum class fault_kind : uint8_t { none, out_of_bounds, misaligned, invalid_address, trap, unsupported, stack_overflow, use_after_free };
+enum class fault_kind : uint8_t { none, out_of_bounds, misaligned, invalid_address, trap, unsupported, stack_overflow, use_after_free, assertion };
 
 struct exec_context {
     uint64_t* regs = nullptr;   // regs[slot * 32 + lane]

@@ -1,6 +1,6 @@
 // The kernel suite (kernels/<name>/launch.json): CUDA C compiled by nvcc 13,
-// run by `ptxsim run`, must match its CPU reference bit for bit, and give
-// the same bytes when run twice.
+// run by `ptxsim run` on one and on two host threads, must match its CPU
+// reference bit for bit.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -24,6 +24,13 @@ class kernel_suite : public testing::TestWithParam<std::string> {};
 
 TEST_P(kernel_suite, matches_its_reference) {
     auto r = run_ptxsim("run '" + source_dir() + "/kernels/" + GetParam() + "/launch.json'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_NE(r.out.find("elements match"), std::string::npos) << r.out;
+}
+
+TEST_P(kernel_suite, matches_its_reference_on_two_host_threads) {
+    auto r = run_ptxsim("run --threads 2 '" + source_dir() + "/kernels/" + GetParam() + "/launch.json'");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_NE(r.out.find("elements match"), std::string::npos) << r.out;
