@@ -55,6 +55,7 @@ private:
             if (*p == '"') { // strings may contain "/*"
                 ++p;
                 while (p < end_ && *p != '"' && *p != '\n') ++p;
+                if (p == end_) return nullptr;
             } else if (*p == '/' && p + 1 < end_ && p[1] == '/') {
                 while (p < end_ && *p != '\n') ++p;
             } else if (*p == '/' && p + 1 < end_ && p[1] == '*') {
@@ -146,6 +147,7 @@ private:
             if (c == '"') { // a string may hold ';' or '}'
                 ++it_;
                 while (it_ < end_ && *it_ != '"' && *it_ != '\n') ++it_;
+                if (it_ == end_) break; // unterminated at the end of the file
             }
             ++it_;
         }

@@ -19,6 +19,15 @@ trap 'rm -rf "$seeds" "$work"' EXIT
 # Small seeds fuzz faster: skip the multi-megabyte debug builds.
 find kernels tests/malformed -name '*.ptx' -size -200k -exec cp {} "$seeds/" \;
 echo "fuzz: $(ls "$seeds" | wc -l) seeds, ${seconds}s"
-UBSAN_OPTIONS=halt_on_error=1 ./build-fuzz/fuzz/parse_fuzz -max_total_time="$seconds" -timeout=10 \
-  -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 "$work" "$seeds" 2>&1 | tail -n 25
+log=$(mktemp)
+if ! UBSAN_OPTIONS=halt_on_error=1 ./build-fuzz/fuzz/parse_fuzz -max_total_time="$seconds" -timeout=10 \
+  -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix=build-fuzz/ "$work" "$seeds" >"$log" 2>&1; then
+  # The finding itself: the sanitizer's report and the input that caused it.
+  grep -E "ERROR|SUMMARY|^    #[0-9] |Test unit written|ALARM|out-of-memory" "$log" | head -n 40
+  echo "fuzz: FAILED (the input is saved under build-fuzz/; replay it with ./build-fuzz/fuzz/parse_fuzz FILE)"
+  rm -f "$log"
+  exit 1
+fi
+tail -n 8 "$log"
+rm -f "$log"
 echo "fuzz: no crash, hang or sanitizer report in ${seconds}s"

@@ -105,10 +105,10 @@ void bfe_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         uint64_t a = read(c, ins.ops[1], lane) & mask_bits(bits);
         uint32_t pos = u32(c, ins, 2, lane) & 0xFF, len = u32(c, ins, 3, lane) & 0xFF;
         uint64_t r = 0;
-        bool sbit = sign && (len == 0 ? false : ((a >> std::min(pos + len - 1, bits - 1)) & 1));
+        // Bits past the field (or past the top of a) are the field's sign for signed types, else 0.
+        bool sbit = sign && len != 0 && ((a >> std::min(pos + len - 1, bits - 1)) & 1);
         for (uint32_t i = 0; i < bits; ++i) {
-            bool bit = i < len && pos + i < bits ? (a >> (pos + i)) & 1 : (sign ? sbit : false);
-            if (i >= len) bit = sign ? sbit : false;
+            bool bit = i < len && pos + i < bits ? (a >> (pos + i)) & 1 : sbit;
             r |= uint64_t(bit) << i;
         }
         write(c, ins.ops[0], lane, r);
