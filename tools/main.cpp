@@ -22,7 +22,7 @@ options:
   -h, --help      this text (ptxsim <command> --help for a command's options)
   --version       print the version
 
-exit status: 0 ok, 1 errors found, 2 bad usage or unreadable input
+exit status: 0 ok, 1 errors, kernel faults or mismatches, 2 bad usage or input
 )";
 
 } // namespace
