@@ -183,6 +183,7 @@ private:
             else if (auto l = std::get_if<label_stmt>(&st.node)) labels[l->name] = count;
             else if (auto b = std::get_if<const block_stmt*>(&st.node)) index_labels((*b)->body, count);
             else if (auto p = std::get_if<const prototype_decl*>(&st.node)) prototypes_.insert((*p)->label);
+            else if (auto t = std::get_if<const targets_decl*>(&st.node)) target_lists_[(*t)->label] = *t;
         }
     }
 
@@ -288,7 +289,8 @@ private:
             } else if (auto v = find_var(op.name)) {
                 o.kind = opnd::imm; // the address of a variable
                 o.imm = static_cast<int64_t>(v->address) + op.value;
-            } else if (prototypes_.count(op.name) || (in_.function_id && in_.function_id(m_.str(op.name)))) {
+            } else if (prototypes_.count(op.name) || target_lists_.count(op.name) ||
+                       (in_.function_id && in_.function_id(m_.str(op.name)))) {
                 o.kind = opnd::none; // a call's prototype or a function without a body (vprintf): the call site has it
             } else {
                 error(op.pos, fmt::format("cannot resolve '{}'", m_.str(op.name)));
@@ -382,6 +384,7 @@ private:
         }
         e.nops = static_cast<uint8_t>(n);
         if (why.empty() && matched && matched->row->key == "call") why = decode_call(ins, e);
+        if (why.empty() && matched && matched->row->key == "brx.idx") why = decode_branch_table(ins, e);
         if (!why.empty()) {
             e.run = sem::not_implemented;
             unsupported_.push_back(why);
@@ -429,6 +432,22 @@ private:
         return {};
     }
 
+    // brx.idx index, tlist: the .branchtargets labels as instruction indices
+    std::string decode_branch_table(const instruction& ins, exec_instruction& e) {
+        if (ins.operands.size() < 2 || ins.operands[1].kind != operand_kind::name) return "brx.idx needs a .branchtargets list";
+        auto it = target_lists_.find(ins.operands[1].name);
+        if (it == target_lists_.end()) return "brx.idx needs a .branchtargets list";
+        std::vector<uint32_t> table;
+        for (symbol label : it->second->targets) {
+            auto l = find_label(label);
+            if (!l) return fmt::format("branch target '{}' is not a label", m_.str(label));
+            table.push_back(*l);
+        }
+        e.target = static_cast<uint32_t>(out_.fn.branch_tables.size());
+        out_.fn.branch_tables.push_back(std::move(table));
+        return {};
+    }
+
 public:
     std::vector<std::string> unsupported_; // reasons, indexed by `target` of not_implemented instructions
 
@@ -446,6 +465,7 @@ private:
     std::vector<symbol> extern_shared_;
     std::unordered_map<symbol, uint32_t> param_sizes_;
     std::unordered_set<symbol> prototypes_;
+    std::unordered_map<symbol, const targets_decl*> target_lists_;
 };
 
 } // namespace

@@ -92,6 +92,7 @@ struct exec_function {
     uint32_t frame_param_bytes = 0;   // per-thread .param frame (formals of a .func and call-site variables)
     std::vector<exec_param> formal_rets, formal_params; // of a .func, at frame offsets
     std::vector<exec_call_site> calls; // a call instruction's `target` indexes here
+    std::vector<std::vector<uint32_t>> branch_tables; // brx.idx: `target` indexes here; instruction indices
     uint32_t reqntid[3] = {0, 0, 0};  // .reqntid, 0 when absent
     uint32_t maxntid[3] = {0, 0, 0};
     // Why each instruction that cannot run yet cannot (its `target` indexes here).

@@ -478,6 +478,17 @@ private:
         }
     }
 
+    bool branch_target(uint32_t table, uint64_t index, uint32_t lane, uint32_t& target) override {
+        const auto& t = cur_fn_->branch_tables[table];
+        if (index >= t.size()) {
+            fault(fault_kind::invalid_address, lane, index,
+                  fmt::format("brx.idx index {} is outside its {}-entry .branchtargets list", index, t.size()));
+            return false;
+        }
+        target = t[index];
+        return true;
+    }
+
     void ret(uint32_t mask) override {
         warp_state& w = *cur_;
         for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) {

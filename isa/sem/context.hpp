@@ -44,6 +44,9 @@ struct exec_context {
     // ret: they return to their callers (or, in the entry, exit).
     virtual void call(const exec_instruction& ins, uint32_t mask) = 0;
     virtual void ret(uint32_t mask) = 0;
+    // brx.idx: entry `index` of the current function's branch table `table`;
+    // false (after reporting a fault) when the index is out of range.
+    virtual bool branch_target(uint32_t table, uint64_t index, uint32_t lane, uint32_t& target) = 0;
     virtual void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) = 0;
 };
 

@@ -63,13 +63,26 @@ std::string dec_ret(const matched_instruction&, exec_instruction& out) {
 }
 
 void call_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) { c.call(ins, mask); }
+
+// brx.idx index, tlist: jump to the index-th label of a .branchtargets list
+void brx_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    for_lanes(mask, [&](uint32_t lane) {
+        uint32_t target;
+        if (c.branch_target(ins.target, read(c, ins.ops[0], lane), lane, target))
+            c.pc[lane] = (c.pc[lane] & ~index_bits) | target;
+    });
+}
+std::string dec_brx(const matched_instruction&, exec_instruction& out) {
+    out.run = brx_handler; // the decoder fills in the table (isa/decode.cpp)
+    return {};
+}
 std::string dec_call(const matched_instruction&, exec_instruction& out) {
     out.run = call_handler; // the decoder fills in the call site (isa/decode.cpp)
     return {};
 }
 
 constexpr entry entries[] = {
-    {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"call", dec_call}, {"trap", dec_trap}, {"bar", dec_bar},
+    {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"call", dec_call}, {"brx.idx", dec_brx}, {"trap", dec_trap}, {"bar", dec_bar},
     {"barrier", dec_bar}, {"membar", dec_nop}, {"fence", dec_nop}, {"nanosleep", dec_nop},
 };
 

@@ -171,7 +171,15 @@ std::string dec_cvta(const matched_instruction& m, exec_instruction& out) {
     return {};
 }
 
+// prefetch/prefetchu: cache hints only; no value changes in a functional run.
+void hint_handler(exec_context&, const exec_instruction&, uint32_t) {}
+std::string dec_hint(const matched_instruction&, exec_instruction& out) {
+    out.run = hint_handler;
+    return {};
+}
+
 constexpr entry entries[] = {
+    {"prefetch", dec_hint}, {"prefetchu", dec_hint},
     {"ld", dec_ld}, {"st", dec_st}, {"atom", dec_atom<false>}, {"red", dec_atom<true>}, {"cvta", dec_cvta},
 };
 

@@ -190,5 +190,26 @@ TEST(semantics, set_slct_testp_copysign) {
     EXPECT_EQ(out[7], 0xC0400000u);
 }
 
+TEST(semantics, brx_idx_jumps_through_its_branch_table) {
+    auto out = run_body(R"(
+    mov.u32 %r1, %laneid;
+    rem.u32 %r2, %r1, 3;
+    ts: .branchtargets L0, L1, L2;
+    brx.idx %r2, ts;
+L0:
+    mov.u32 %r3, 100;
+    bra.uni DONE;
+L1:
+    mov.u32 %r3, 200;
+    bra.uni DONE;
+L2:
+    mov.u32 %r3, 300;
+DONE:
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;)", 32, 32);
+    for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(out[l], 100u * (l % 3 + 1)) << l;
+}
+
 } // namespace
 } // namespace ptxsim::test
