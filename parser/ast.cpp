@@ -23,12 +23,25 @@ constexpr std::array<type_name, 28> type_names{{
     {data_type::e5m2x2, "e5m2x2", 2}, {data_type::texref, "texref", 0},
     {data_type::samplerref, "samplerref", 0}, {data_type::surfref, "surfref", 0},
 }};
+// The table is in enum order (after `none`), so a type's entry is found by
+// index: size_of runs per lane in the emulator's handlers.
+constexpr bool in_enum_order() {
+    for (size_t i = 0; i < type_names.size(); ++i)
+        if (static_cast<size_t>(type_names[i].type) != i + 1) return false;
+    return true;
+}
+static_assert(in_enum_order(), "type_names must list data_type in declaration order");
+
+const type_name* entry(data_type t) {
+    auto i = static_cast<size_t>(t);
+    return i >= 1 && i <= type_names.size() ? &type_names[i - 1] : nullptr;
+}
+
 } // namespace
 
 std::string_view to_string(data_type t) {
-    for (const auto& n : type_names)
-        if (n.type == t) return n.name;
-    return "";
+    const type_name* n = entry(t);
+    return n ? n->name : "";
 }
 
 data_type data_type_from(std::string_view s) {
@@ -38,9 +51,8 @@ data_type data_type_from(std::string_view s) {
 }
 
 uint32_t size_of(data_type t) {
-    for (const auto& n : type_names)
-        if (n.type == t) return n.size;
-    return 0;
+    const type_name* n = entry(t);
+    return n ? n->size : 0;
 }
 
 std::string_view to_string(state_space s) {

@@ -86,10 +86,6 @@ const auto simple_def =
              | (lit('(')[set_kind(operand_kind::list)] >> -(element[push] >> *(',' >> must(element[push], "an argument"))) > ')')));
 
 // a|b pairs (setp/shfl destinations): a two-element pipe operand.
-const auto wrap_first = [](auto& ctx) {
-    auto& v = x3::_val(ctx);
-    v = std::move(x3::_attr(ctx));
-};
 const auto make_pipe = [](auto& ctx) {
     auto& v = x3::_val(ctx);
     raw_operand first = std::move(v);
@@ -99,7 +95,7 @@ const auto make_pipe = [](auto& ctx) {
     v.elems.push_back(std::move(first));
     v.elems.push_back(std::move(x3::_attr(ctx)));
 };
-const auto operand_def = simple[wrap_first] >> -('|' >> simple[make_pipe]);
+const auto operand_def = simple[wrap] >> -('|' >> simple[make_pipe]);
 
 const auto set_guard = [](auto& ctx) { x3::_val(ctx).guard = view(x3::_attr(ctx)); };
 const auto set_guard_neg = [](auto& ctx) { x3::_val(ctx).guard_negated = true; };
