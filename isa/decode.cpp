@@ -387,6 +387,7 @@ private:
         if (why.empty() && matched && matched->row->key == "brx.idx") why = decode_branch_table(ins, e);
         if (!why.empty()) {
             e.run = sem::not_implemented;
+            e.control = true;
             unsupported_.push_back(why);
             e.target = static_cast<uint32_t>(unsupported_.size() - 1);
         }

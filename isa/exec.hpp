@@ -59,6 +59,12 @@ struct exec_instruction {
     std::array<exec_operand, 6> ops{}; // shfl.sync d|p, a, b, c, membermask needs six
     parser::pos_t pos = 0;    // source position, for fault reports
     uint16_t row = 0;         // instruction-table row (dense op id)
+    // Set by decoders whose handler may change PCs, exit lanes or make them
+    // wait (branches, calls, barriers, warp-synchronous instructions): the
+    // engine runs these on its per-lane path. Every other handler only reads
+    // and writes registers and memory, so a converged warp runs it directly.
+    bool control = false;
+    bool branch = false;      // a plain bra to `target` (the engine's converged path takes it itself)
 };
 
 struct exec_param {

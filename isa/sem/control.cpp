@@ -17,12 +17,14 @@ void bra_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     for_lanes(mask, [&](uint32_t lane) { c.pc[lane] = (c.pc[lane] & ~index_bits) | ins.target; });
 }
 std::string dec_bra(const matched_instruction&, exec_instruction& out) {
+    out.control = out.branch = true;
     out.run = bra_handler;
     return {};
 }
 
 void exit_handler(exec_context& c, const exec_instruction&, uint32_t mask) { c.exited |= mask; }
 std::string dec_exit(const matched_instruction&, exec_instruction& out) {
+    out.control = true;
     out.run = exit_handler;
     return {};
 }
@@ -52,12 +54,14 @@ std::string dec_bar(const matched_instruction& m, exec_instruction& out) {
     std::string_view mode = m.get("mode");
     if (mode == "red") return "bar.red is not implemented yet";
     out.flags = mode == "arrive" ? 1 : 0;
+    out.control = true;
     out.run = bar_handler;
     return {};
 }
 
 void ret_handler(exec_context& c, const exec_instruction&, uint32_t mask) { c.ret(mask); }
 std::string dec_ret(const matched_instruction&, exec_instruction& out) {
+    out.control = true;
     out.run = ret_handler;
     return {};
 }
@@ -73,10 +77,12 @@ void brx_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     });
 }
 std::string dec_brx(const matched_instruction&, exec_instruction& out) {
+    out.control = true;
     out.run = brx_handler; // the decoder fills in the table (isa/decode.cpp)
     return {};
 }
 std::string dec_call(const matched_instruction&, exec_instruction& out) {
+    out.control = true;
     out.run = call_handler; // the decoder fills in the call site (isa/decode.cpp)
     return {};
 }
