@@ -57,6 +57,12 @@ struct warp_state {
     std::vector<frame> frames;   // by depth, grown on demand
     std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
     uint64_t diverged_steps = 0;
+    // Converged: every lane that has not exited is at `upc`, at one call
+    // depth, and none waits. The per-lane `pc` array is then stale and the
+    // warp runs one PC for all its lanes (run_converged); leave_converged
+    // writes `pc` back before anything looks at lanes separately.
+    bool converged = false;
+    uint32_t upc = 0;
     bool done() const { return (alive & ~exited) == 0; }
 };
 
@@ -168,6 +174,8 @@ private:
             uint32_t lanes = std::min(warp_size, threads - w * warp_size);
             ws->alive = lanes == 32 ? ~0u : (1u << lanes) - 1;
             for (uint32_t l = 0; l < warp_size; ++l) ws->pc[l] = static_cast<uint32_t>(req_.kernel_id) << 20;
+            ws->upc = ws->pc[0];
+            ws->converged = true;
             ensure_frame(*ws, 0);
             cta->warps.push_back(std::move(ws));
         }
@@ -177,7 +185,14 @@ private:
     // Runs up to a quantum of instructions; false when the warp could not move.
     bool run_warp(warp_state& w) {
         bool moved = false;
-        for (uint32_t n = 0; n < req_.options.quantum && !fault_; ++n) {
+        uint32_t n = 0;
+        while (n < req_.options.quantum && !fault_) {
+            if (w.converged) {
+                n += run_converged(w, req_.options.quantum - n);
+                moved = true;
+                if (w.converged) break; // the quantum is spent (or a fault stopped it)
+                continue;               // a control instruction: the per-lane path takes it
+            }
             uint32_t runnable = w.alive & ~w.exited & ~w.waiting & ~w.sync_wait;
             if (!runnable) break;
             uint32_t pc = pick_pc(w, runnable);
@@ -190,9 +205,91 @@ private:
                 if (w.depth[l] == depth) mask |= 1u << l;
             }
             step(w, pc, mask);
+            ++n;
             moved = true;
+            try_converge(w);
         }
         return moved;
+    }
+
+    // The fast path: one PC for the whole warp, no per-lane bookkeeping.
+    // Branches taken by all lanes or by none stay here; a divergent branch or
+    // any other control instruction hands the warp to the per-lane path.
+    // Returns the number of instructions run.
+    uint32_t run_converged(warp_state& w, uint32_t budget) {
+        const uint32_t live = w.alive & ~w.exited;
+        const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(live));
+        uint32_t pc = w.upc;
+        const isa::exec_function& fn = function_of(pc);
+        const isa::exec_instruction* code = fn.code.data();
+        const uint32_t depth = w.depth[static_cast<uint32_t>(__builtin_ctz(live))];
+        frame& f = w.frames[depth];
+        cur_ = &w;
+        cur_fn_ = &fn;
+        cur_depth_ = depth;
+        regs = f.regs.data();
+        preds = f.preds.data();
+        this->pc = w.pc.data();
+        exited = 0;
+        uint32_t n = 0;
+        for (; n < budget; ++n) {
+            const isa::exec_instruction& ins = code[pc & index_bits];
+            if (ins.control && !ins.branch) break;
+            uint32_t eff = live;
+            if (ins.guard != isa::no_slot) eff &= ins.guard_negated ? ~preds[ins.guard] : preds[ins.guard];
+            ++result_.stats.warp_instructions;
+            result_.stats.thread_instructions += lanes;
+            if (ins.branch) {
+                if (eff == live) {
+                    pc = (pc & ~index_bits) | ins.target;
+                } else if (eff == 0) {
+                    ++pc;
+                } else { // divergent: the taken lanes go to the target, the rest fall through
+                    w.upc = pc + 1;
+                    leave_converged(w);
+                    for (uint32_t l = eff; l; l &= l - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(l))] = (pc & ~index_bits) | ins.target;
+                    return n + 1;
+                }
+                continue;
+            }
+            cur_ins_ = &ins;
+            cur_pc_ = pc;
+            ++pc;
+            if (eff) ins.run(*this, ins, eff);
+            if (fault_) {
+                ++n;
+                break;
+            }
+        }
+        w.upc = pc;
+        if (n < budget && !fault_) leave_converged(w); // stopped at a control instruction
+        return n;
+    }
+
+    // Writes the converged PC back to every lane.
+    void leave_converged(warp_state& w) {
+        for (uint32_t l = w.alive & ~w.exited; l; l &= l - 1) {
+            uint32_t lane = static_cast<uint32_t>(__builtin_ctz(l));
+            w.pc[lane] = w.upc;
+            w.last_run[lane] = result_.stats.warp_instructions;
+        }
+        w.converged = false;
+        w.diverged_steps = 0;
+    }
+
+    // After a per-lane step: back to the fast path when every live lane is
+    // at one PC and depth and none waits.
+    void try_converge(warp_state& w) {
+        uint32_t live = w.alive & ~w.exited;
+        if (!live || w.waiting || w.sync_wait) return;
+        uint32_t first = static_cast<uint32_t>(__builtin_ctz(live));
+        uint32_t pc = w.pc[first], depth = w.depth[first];
+        for (uint32_t l = live & (live - 1); l; l &= l - 1) {
+            uint32_t lane = static_cast<uint32_t>(__builtin_ctz(l));
+            if (w.pc[lane] != pc || w.depth[lane] != depth) return;
+        }
+        w.upc = pc;
+        w.converged = true;
     }
 
     // The lowest PC among runnable lanes reconverges structured code. While
@@ -712,7 +809,7 @@ private:
         for (const auto& w : cta.warps) {
             if (w->done()) continue;
             uint32_t lane = static_cast<uint32_t>(__builtin_ctz(w->alive & ~w->exited));
-            uint32_t pc = w->pc[lane];
+            uint32_t pc = w->converged ? w->upc : w->pc[lane];
             const isa::exec_function& f = function_of(pc);
             fault_report at;
             uint32_t idx = std::min<uint32_t>(pc & index_bits, static_cast<uint32_t>(f.code.size() - 1));

@@ -57,43 +57,66 @@ uint64_t compute(uint64_t a, uint64_t b, uint64_t c, fp::rounding r, uint8_t fla
 // nearest-even in the default mode (never changed), so a result that is
 // not a NaN is bit-identical to the exact library's; NaNs go through the
 // library for the GPU's NaN rule. (tests/sim/float_fast_path_test.cpp
-// compares both on random inputs.)
+// compares both on random inputs.) Computes all 32 lanes and returns the
+// lanes whose result is a NaN.
 template <bool Is64, fop Op>
-bool fast_rn(uint64_t a, uint64_t b, uint64_t c, uint64_t& out) {
+inline uint32_t host_rn_lanes(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* out) {
     using F = std::conditional_t<Is64, double, float>;
-    F x, y, z, r;
-    if constexpr (Is64) {
-        x = as_f64(a), y = as_f64(b), z = as_f64(c);
-    } else {
-        x = as_f32(a), y = as_f32(b), z = as_f32(c);
+    uint32_t nan = 0;
+    for (uint32_t l = 0; l < warp_size; ++l) {
+        F x, y, z, r;
+        if constexpr (Is64) {
+            x = as_f64(a[l]), y = as_f64(b[l]), z = as_f64(c[l]);
+        } else {
+            x = as_f32(a[l]), y = as_f32(b[l]), z = as_f32(c[l]);
+        }
+        if constexpr (Op == fop::add) r = x + y;
+        else if constexpr (Op == fop::sub) r = x - y;
+        else if constexpr (Op == fop::mul) r = x * y;
+        else r = __builtin_fma(x, y, z);
+        if constexpr (Is64) out[l] = bits_f64(r);
+        else out[l] = bits_f32(r);
+        nan |= static_cast<uint32_t>(r != r) << l;
     }
-    if constexpr (Op == fop::add) r = x + y;
-    else if constexpr (Op == fop::sub) r = x - y;
-    else if constexpr (Op == fop::mul) r = x * y;
-    else r = __builtin_fma(x, y, z);
-    if (r != r) return false;
-    if constexpr (Is64) out = bits_f64(r);
-    else out = bits_f32(r);
-    return true;
+    return nan;
+}
+
+// A fused multiply-add is one instruction where the host has FMA, and a
+// libm call per lane where it has not: pick the loop once at start-up.
+template <bool Is64>
+[[gnu::target("avx2,fma")]] uint32_t fma_lanes_hw(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* out) {
+    return host_rn_lanes<Is64, fop::fma>(a, b, c, out);
+}
+const bool host_has_fma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+
+template <bool Is64, fop Op>
+uint32_t rn_lanes(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* out) {
+    if constexpr (Op == fop::fma)
+        if (host_has_fma) return fma_lanes_hw<Is64>(a, b, c, out);
+    return host_rn_lanes<Is64, Op>(a, b, c, out);
 }
 
 template <bool Is64, fop Op>
 void handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
     constexpr bool fast_op = Op == fop::add || Op == fop::sub || Op == fop::mul || Op == fop::fma;
-    const bool fast = fast_op && ins.sub == static_cast<uint8_t>(fp::rounding::rn) && ins.flags == 0;
     constexpr int arity = Op == fop::abs || Op == fop::neg || Op == fop::sqrt || Op == fop::rcp ? 1 : Op == fop::fma ? 3 : 2;
     const auto r = static_cast<fp::rounding>(ins.sub);
+    if constexpr (fast_op) {
+        if (ins.sub == static_cast<uint8_t>(fp::rounding::rn) && ins.flags == 0) {
+            lane_values ta, tb, tc, res;
+            const uint64_t* a = source_lanes(ctx, ins.ops[1], mask, ta);
+            const uint64_t* b = source_lanes(ctx, ins.ops[2], mask, tb);
+            const uint64_t* c = arity >= 3 ? source_lanes(ctx, ins.ops[3], mask, tc) : a;
+            uint32_t nan = rn_lanes<Is64, Op>(a, b, c, res.v) & mask;
+            for_lanes(nan, [&](uint32_t l) { res.v[l] = compute<Is64, Op>(a[l], b[l], c[l], r, ins.flags); });
+            dest_lanes(ctx, ins.ops[0], mask, res.v);
+            return;
+        }
+    }
     for_lanes(mask, [&](uint32_t lane) {
         uint64_t a = read(ctx, ins.ops[1], lane);
         uint64_t b = arity >= 2 ? read(ctx, ins.ops[2], lane) : 0;
         uint64_t c = arity >= 3 ? read(ctx, ins.ops[3], lane) : 0;
-        uint64_t result;
-        if constexpr (fast_op) {
-            if (fast && fast_rn<Is64, Op>(a, b, c, result)) {
-                write(ctx, ins.ops[0], lane, result);
-                return;
-            }
-        }
         write(ctx, ins.ops[0], lane, compute<Is64, Op>(a, b, c, r, ins.flags));
     });
 }

@@ -20,12 +20,11 @@ struct int_type {
     uint32_t bits;
     bool sign;
 };
-int_type int_type_of(const exec_instruction& ins) { return {bits_of(ins.type), is_signed(ins.type)}; }
 
 uint64_t narrow(uint64_t v, uint32_t bits) { return v & mask_bits(bits); }
 
 // High half of a full product.
-uint64_t mul_high(uint64_t a, uint64_t b, int_type t) {
+constexpr uint64_t mul_high(uint64_t a, uint64_t b, int_type t) {
     if (t.bits == 64) {
         if (t.sign) return static_cast<uint64_t>((static_cast<__int128>(static_cast<int64_t>(a)) * static_cast<int64_t>(b)) >> 64);
         return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
@@ -40,72 +39,91 @@ uint64_t saturate_s32(int64_t v) {
     return static_cast<uint64_t>(v);
 }
 
-template <iop Op>
+constexpr bool is_unary(iop op) {
+    return op == iop::abs || op == iop::neg || op == iop::not_ || op == iop::cnot || op == iop::popc || op == iop::clz ||
+           op == iop::brev;
+}
+constexpr bool is_mad(iop op) { return op == iop::mad_lo || op == iop::mad_hi || op == iop::mad_wide; }
+
+// One lane of an integer operation in a `Bits`-wide type (1: .pred).
+template <iop Op, uint32_t Bits, bool Sign>
+inline uint64_t int_lane(uint64_t a, uint64_t b, uint64_t c3, bool sat) {
+    constexpr int_type t{Bits, Sign};
+    int64_t sa = sign_extend(a, t.bits), sb = sign_extend(b, t.bits);
+    uint64_t ua = narrow(a, t.bits), ub = narrow(b, t.bits);
+    uint64_t r = 0;
+    uint32_t out_bits = t.bits;
+    if constexpr (Op == iop::add) r = sat ? saturate_s32(sa + sb) : ua + ub;
+    else if constexpr (Op == iop::sub) r = sat ? saturate_s32(sa - sb) : ua - ub;
+    else if constexpr (Op == iop::mul_lo) r = ua * ub;
+    else if constexpr (Op == iop::mul_hi) r = mul_high(a, b, t);
+    else if constexpr (Op == iop::mul_wide) {
+        r = t.sign ? static_cast<uint64_t>(sa * sb) : ua * ub;
+        out_bits = t.bits * 2;
+    } else if constexpr (Op == iop::mad_lo) r = ua * ub + c3;
+    else if constexpr (Op == iop::mad_hi) {
+        r = sat ? saturate_s32(sign_extend(mul_high(a, b, t), 32) + sign_extend(c3, 32)) : mul_high(a, b, t) + c3;
+    } else if constexpr (Op == iop::mad_wide) {
+        r = (t.sign ? static_cast<uint64_t>(sa * sb) : ua * ub) + c3;
+        out_bits = t.bits * 2;
+    } else if constexpr (Op == iop::div) {
+        // Division by zero gives all ones, as the hardware does; so does INT_MIN / -1's overflow.
+        if (ub == 0) r = ~0ull;
+        else if (t.sign) r = (sb == -1) ? static_cast<uint64_t>(0 - static_cast<uint64_t>(sa)) : static_cast<uint64_t>(sa / sb);
+        else r = ua / ub;
+    } else if constexpr (Op == iop::rem) {
+        if (ub == 0) r = ua;
+        else if (t.sign) r = (sb == -1) ? 0 : static_cast<uint64_t>(sa % sb);
+        else r = ua % ub;
+    } else if constexpr (Op == iop::min) r = t.sign ? static_cast<uint64_t>(std::min(sa, sb)) : std::min(ua, ub);
+    else if constexpr (Op == iop::max) r = t.sign ? static_cast<uint64_t>(std::max(sa, sb)) : std::max(ua, ub);
+    else if constexpr (Op == iop::and_) r = a & b;
+    else if constexpr (Op == iop::or_) r = a | b;
+    else if constexpr (Op == iop::xor_) r = a ^ b;
+    else if constexpr (Op == iop::shl) {
+        uint64_t n = narrow(b, 32); // the shift amount is .u32, clamped to the width
+        r = n >= t.bits ? 0 : ua << n;
+    } else if constexpr (Op == iop::shr) {
+        uint64_t n = narrow(b, 32);
+        if (t.sign) r = static_cast<uint64_t>(sa >> std::min<uint64_t>(n, t.bits - 1));
+        else r = n >= t.bits ? 0 : ua >> n;
+    } else if constexpr (Op == iop::abs) r = static_cast<uint64_t>(sa < 0 ? -sa : sa);
+    else if constexpr (Op == iop::neg) r = 0 - ua;
+    else if constexpr (Op == iop::not_) r = ~a;
+    else if constexpr (Op == iop::cnot) r = ua == 0 ? 1 : 0;
+    else if constexpr (Op == iop::popc) {
+        r = static_cast<uint64_t>(std::popcount(ua));
+        out_bits = 32;
+    } else if constexpr (Op == iop::clz) {
+        r = static_cast<uint64_t>(std::countl_zero(ua) - (64 - static_cast<int>(t.bits)));
+        out_bits = 32;
+    } else if constexpr (Op == iop::brev) {
+        uint64_t v = ua, rev = 0;
+        for (uint32_t i = 0; i < t.bits; ++i) rev |= ((v >> i) & 1) << (t.bits - 1 - i);
+        r = rev;
+    }
+    return narrow(r, out_bits);
+}
+
+// The type is a template parameter so that each lane loop is straight
+// arithmetic; division by zero never reaches the host (see int_lane).
+template <iop Op, uint32_t Bits, bool Sign>
 void binary(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    const int_type t = int_type_of(ins);
     const bool sat = ins.flags & 1;
-    for_lanes(mask, [&](uint32_t lane) {
-        uint64_t a = read(c, ins.ops[1], lane);
-        uint64_t b = Op == iop::abs || Op == iop::neg || Op == iop::not_ || Op == iop::cnot || Op == iop::popc ||
-                             Op == iop::clz || Op == iop::brev
-                         ? 0
-                         : read(c, ins.ops[2], lane);
-        int64_t sa = sign_extend(a, t.bits), sb = sign_extend(b, t.bits);
-        uint64_t ua = narrow(a, t.bits), ub = narrow(b, t.bits);
-        uint64_t r = 0;
-        uint32_t out_bits = t.bits;
-        if constexpr (Op == iop::add) r = sat ? saturate_s32(sa + sb) : ua + ub;
-        else if constexpr (Op == iop::sub) r = sat ? saturate_s32(sa - sb) : ua - ub;
-        else if constexpr (Op == iop::mul_lo) r = ua * ub;
-        else if constexpr (Op == iop::mul_hi) r = mul_high(a, b, t);
-        else if constexpr (Op == iop::mul_wide) {
-            r = t.sign ? static_cast<uint64_t>(sa * sb) : ua * ub;
-            out_bits = t.bits * 2;
-        } else if constexpr (Op == iop::mad_lo) r = ua * ub + read(c, ins.ops[3], lane);
-        else if constexpr (Op == iop::mad_hi) {
-            uint64_t cc = read(c, ins.ops[3], lane);
-            r = sat ? saturate_s32(sign_extend(mul_high(a, b, t), 32) + sign_extend(cc, 32)) : mul_high(a, b, t) + cc;
-        } else if constexpr (Op == iop::mad_wide) {
-            r = (t.sign ? static_cast<uint64_t>(sa * sb) : ua * ub) + read(c, ins.ops[3], lane);
-            out_bits = t.bits * 2;
-        } else if constexpr (Op == iop::div) {
-            // Division by zero gives all ones, as the hardware does; so does INT_MIN / -1's overflow.
-            if (ub == 0) r = ~0ull;
-            else if (t.sign) r = (sb == -1) ? static_cast<uint64_t>(0 - static_cast<uint64_t>(sa)) : static_cast<uint64_t>(sa / sb);
-            else r = ua / ub;
-        } else if constexpr (Op == iop::rem) {
-            if (ub == 0) r = ua;
-            else if (t.sign) r = (sb == -1) ? 0 : static_cast<uint64_t>(sa % sb);
-            else r = ua % ub;
-        } else if constexpr (Op == iop::min) r = t.sign ? static_cast<uint64_t>(std::min(sa, sb)) : std::min(ua, ub);
-        else if constexpr (Op == iop::max) r = t.sign ? static_cast<uint64_t>(std::max(sa, sb)) : std::max(ua, ub);
-        else if constexpr (Op == iop::and_) r = a & b;
-        else if constexpr (Op == iop::or_) r = a | b;
-        else if constexpr (Op == iop::xor_) r = a ^ b;
-        else if constexpr (Op == iop::shl) {
-            uint64_t n = narrow(b, 32); // the shift amount is .u32, clamped to the width
-            r = n >= t.bits ? 0 : ua << n;
-        } else if constexpr (Op == iop::shr) {
-            uint64_t n = narrow(b, 32);
-            if (t.sign) r = static_cast<uint64_t>(sa >> std::min<uint64_t>(n, t.bits - 1));
-            else r = n >= t.bits ? 0 : ua >> n;
-        } else if constexpr (Op == iop::abs) r = static_cast<uint64_t>(sa < 0 ? -sa : sa);
-        else if constexpr (Op == iop::neg) r = 0 - ua;
-        else if constexpr (Op == iop::not_) r = ~a;
-        else if constexpr (Op == iop::cnot) r = ua == 0 ? 1 : 0;
-        else if constexpr (Op == iop::popc) {
-            r = static_cast<uint64_t>(std::popcount(ua));
-            out_bits = 32;
-        } else if constexpr (Op == iop::clz) {
-            r = static_cast<uint64_t>(std::countl_zero(ua) - (64 - static_cast<int>(t.bits)));
-            out_bits = 32;
-        } else if constexpr (Op == iop::brev) {
-            uint64_t v = ua, rev = 0;
-            for (uint32_t i = 0; i < t.bits; ++i) rev |= ((v >> i) & 1) << (t.bits - 1 - i);
-            r = rev;
-        }
-        write(c, ins.ops[0], lane, ins.ops[0].kind == opnd::pred ? (r & 1) : narrow(r, out_bits));
-    });
+    constexpr int arity = is_unary(Op) ? 1 : is_mad(Op) ? 3 : 2;
+    lanewise<arity>(c, ins, mask, [sat](uint64_t a, uint64_t b, uint64_t c3) { return int_lane<Op, Bits, Sign>(a, b, c3, sat); });
+}
+
+template <iop Op>
+isa::handler binary_for(data_type t) {
+    if (t == data_type::pred) return binary<Op, 1, false>;
+    const bool sign = is_signed(t);
+    switch (bits_of(t)) {
+    case 8: return sign ? binary<Op, 8, true> : binary<Op, 8, false>;
+    case 16: return sign ? binary<Op, 16, true> : binary<Op, 16, false>;
+    case 32: return sign ? binary<Op, 32, true> : binary<Op, 32, false>;
+    default: return sign ? binary<Op, 64, true> : binary<Op, 64, false>;
+    }
 }
 
 // ---- decoders
@@ -116,7 +134,7 @@ std::string simple(const matched_instruction& m, exec_instruction& out) {
         return "predicate form not supported";
     if (m.has_mod("cc")) return "carry (.cc) is not implemented yet";
     if (m.has("sat")) out.flags |= 1;
-    out.run = binary<Op>;
+    out.run = binary_for<Op>(out.type);
     return {};
 }
 
@@ -124,9 +142,9 @@ std::string dec_mul(const matched_instruction& m, exec_instruction& out) {
     if (is_float(out.type)) return decode_float(m, out);
     std::string_view mode = m.get("mode");
     if (m.get("type").empty()) return "no type";
-    if (mode == "hi") out.run = binary<iop::mul_hi>;
-    else if (mode == "wide") out.run = binary<iop::mul_wide>;
-    else out.run = binary<iop::mul_lo>;
+    if (mode == "hi") out.run = binary_for<iop::mul_hi>(out.type);
+    else if (mode == "wide") out.run = binary_for<iop::mul_wide>(out.type);
+    else out.run = binary_for<iop::mul_lo>(out.type);
     return {};
 }
 
@@ -135,9 +153,9 @@ std::string dec_mad(const matched_instruction& m, exec_instruction& out) {
     std::string_view mode = m.get("mode");
     if (m.has_mod("cc")) return "carry (.cc) is not implemented yet";
     if (m.has("sat")) out.flags |= 1;
-    if (mode == "hi") out.run = binary<iop::mad_hi>;
-    else if (mode == "wide") out.run = binary<iop::mad_wide>;
-    else out.run = binary<iop::mad_lo>;
+    if (mode == "hi") out.run = binary_for<iop::mad_hi>(out.type);
+    else if (mode == "wide") out.run = binary_for<iop::mad_wide>(out.type);
+    else out.run = binary_for<iop::mad_lo>(out.type);
     return {};
 }
 
@@ -145,14 +163,14 @@ std::string dec_minmax_min(const matched_instruction& m, exec_instruction& out) 
     if (is_float(out.type)) return decode_float(m, out);
     if (m.has("relu") || out.type == data_type::none || bits_of(out.type) < 16 || m.get("type").find('x') != std::string_view::npos)
         return "this form of min is not implemented yet";
-    out.run = binary<iop::min>;
+    out.run = binary_for<iop::min>(out.type);
     return {};
 }
 std::string dec_minmax_max(const matched_instruction& m, exec_instruction& out) {
     if (is_float(out.type)) return decode_float(m, out);
     if (m.has("relu") || out.type == data_type::none || m.get("type").find('x') != std::string_view::npos)
         return "this form of max is not implemented yet";
-    out.run = binary<iop::max>;
+    out.run = binary_for<iop::max>(out.type);
     return {};
 }
 
@@ -162,6 +180,11 @@ void mov_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     const exec_operand& d = ins.ops[0];
     const exec_operand& s = ins.ops[1];
     uint32_t bits = bits_of(ins.type);
+    if (d.kind == opnd::reg && s.kind != opnd::vec) {
+        const uint64_t m = bits ? mask_bits(bits) : ~0ull;
+        lanewise<1>(c, ins, mask, [m](uint64_t a, uint64_t, uint64_t) { return a & m; });
+        return;
+    }
     for_lanes(mask, [&](uint32_t lane) {
         if (d.kind == opnd::vec) { // unpack
             uint64_t v = read(c, s, lane);
@@ -191,78 +214,103 @@ std::string dec_mov(const matched_instruction& m, exec_instruction& out) {
 enum class cmp : uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
 enum class boolop : uint8_t { none, and_, or_, xor_ };
 
-template <class T>
-bool compare(cmp op, T a, T b) {
+// One comparison. The unordered test is false for integers (and folds
+// away), so one definition serves both; lo/ls/hi/hs compare unsigned values.
+template <cmp Op, class T>
+inline bool compare_one(T a, T b) {
+    bool u = a != a || b != b;
+    if constexpr (Op == cmp::eq) return !u && a == b;
+    else if constexpr (Op == cmp::ne) return !u && a != b;
+    else if constexpr (Op == cmp::lt || Op == cmp::lo) return !u && a < b;
+    else if constexpr (Op == cmp::le || Op == cmp::ls) return !u && a <= b;
+    else if constexpr (Op == cmp::gt || Op == cmp::hi) return !u && a > b;
+    else if constexpr (Op == cmp::ge || Op == cmp::hs) return !u && a >= b;
+    else if constexpr (Op == cmp::equ) return u || a == b;
+    else if constexpr (Op == cmp::neu) return u || a != b;
+    else if constexpr (Op == cmp::ltu) return u || a < b;
+    else if constexpr (Op == cmp::leu) return u || a <= b;
+    else if constexpr (Op == cmp::gtu) return u || a > b;
+    else if constexpr (Op == cmp::geu) return u || a >= b;
+    else if constexpr (Op == cmp::num) return !u;
+    else return u; // nan
+}
+
+template <cmp Op, class Conv>
+void compare_loop(const uint64_t* a, const uint64_t* b, Conv conv, uint64_t* r) {
+    for (uint32_t l = 0; l < warp_size; ++l) r[l] = compare_one<Op>(conv(a[l]), conv(b[l]));
+}
+
+// r[l] = 1 where lane l's comparison holds, for all 32 lanes; `conv` turns
+// a register value into the compared type.
+template <class Conv>
+void compare_lanes(cmp op, const uint64_t* a, const uint64_t* b, Conv conv, uint64_t* r) {
     switch (op) {
-    case cmp::eq: return a == b;
-    case cmp::ne: return a != b;
-    case cmp::lt: case cmp::lo: return a < b;
-    case cmp::le: case cmp::ls: return a <= b;
-    case cmp::gt: case cmp::hi: return a > b;
-    case cmp::ge: case cmp::hs: return a >= b;
-    default: return false;
+    case cmp::eq: return compare_loop<cmp::eq>(a, b, conv, r);
+    case cmp::ne: return compare_loop<cmp::ne>(a, b, conv, r);
+    case cmp::lt: case cmp::lo: return compare_loop<cmp::lt>(a, b, conv, r);
+    case cmp::le: case cmp::ls: return compare_loop<cmp::le>(a, b, conv, r);
+    case cmp::gt: case cmp::hi: return compare_loop<cmp::gt>(a, b, conv, r);
+    case cmp::ge: case cmp::hs: return compare_loop<cmp::ge>(a, b, conv, r);
+    case cmp::equ: return compare_loop<cmp::equ>(a, b, conv, r);
+    case cmp::neu: return compare_loop<cmp::neu>(a, b, conv, r);
+    case cmp::ltu: return compare_loop<cmp::ltu>(a, b, conv, r);
+    case cmp::leu: return compare_loop<cmp::leu>(a, b, conv, r);
+    case cmp::gtu: return compare_loop<cmp::gtu>(a, b, conv, r);
+    case cmp::geu: return compare_loop<cmp::geu>(a, b, conv, r);
+    case cmp::num: return compare_loop<cmp::num>(a, b, conv, r);
+    case cmp::nan: return compare_loop<cmp::nan>(a, b, conv, r);
     }
 }
 
-template <class F>
-bool compare_float(cmp op, F a, F b) {
-    bool unordered = a != a || b != b;
-    switch (op) {
-    case cmp::eq: return !unordered && a == b;
-    case cmp::ne: return !unordered && a != b;
-    case cmp::lt: return !unordered && a < b;
-    case cmp::le: return !unordered && a <= b;
-    case cmp::gt: return !unordered && a > b;
-    case cmp::ge: return !unordered && a >= b;
-    case cmp::equ: return unordered || a == b;
-    case cmp::neu: return unordered || a != b;
-    case cmp::ltu: return unordered || a < b;
-    case cmp::leu: return unordered || a <= b;
-    case cmp::gtu: return unordered || a > b;
-    case cmp::geu: return unordered || a >= b;
-    case cmp::num: return !unordered;
-    case cmp::nan: return unordered;
-    default: return false;
-    }
-}
-
-// Compares the two sources in type `t` (setp's type; set's source type).
-bool compare_lane(exec_context& c, const exec_instruction& ins, uint32_t lane, data_type t) {
-    uint64_t a = read(c, ins.ops[ins.dest_pair ? 2 : 1], lane);
-    uint64_t b = read(c, ins.ops[ins.dest_pair ? 3 : 2], lane);
+// Compares the two sources (from ops[first], ops[first + 1]) in type `t`
+// (setp's type; set's source type) for every lane.
+void compare_all(exec_context& c, const exec_instruction& ins, uint32_t first, data_type t, uint32_t mask, uint64_t* r) {
+    lane_values ta, tb;
+    const uint64_t* a = source_lanes(c, ins.ops[first], mask, ta);
+    const uint64_t* b = source_lanes(c, ins.ops[first + 1], mask, tb);
     auto op = static_cast<cmp>(ins.sub);
-    uint32_t bits = bits_of(t);
-    // ftz: subnormal inputs compare as zero (f32 only)
-    if (t == data_type::f32) {
-        float x = as_f32(a), y = as_f32(b);
-        if (ins.flags & 4) {
-            if (std::fpclassify(x) == FP_SUBNORMAL) x = std::copysign(0.0f, x);
-            if (std::fpclassify(y) == FP_SUBNORMAL) y = std::copysign(0.0f, y);
-        }
-        return compare_float(op, x, y);
-    }
-    if (t == data_type::f64) return compare_float(op, as_f64(a), as_f64(b));
-    if (is_signed(t)) return compare(op, sign_extend(a, bits), sign_extend(b, bits));
-    return compare(op, a & mask_bits(bits), b & mask_bits(bits));
+    const uint32_t bits = bits_of(t);
+    if (t == data_type::f32 && (ins.flags & 4)) // ftz: subnormal inputs compare as zero
+        compare_lanes(op, a, b, [](uint64_t v) { return as_f32((v & 0x7F800000u) == 0 ? v & 0x80000000u : v); }, r);
+    else if (t == data_type::f32) compare_lanes(op, a, b, [](uint64_t v) { return as_f32(v); }, r);
+    else if (t == data_type::f64) compare_lanes(op, a, b, [](uint64_t v) { return as_f64(v); }, r);
+    else if (is_signed(t) && bits == 32) compare_lanes(op, a, b, [](uint64_t v) { return static_cast<int32_t>(v); }, r);
+    else if (is_signed(t)) compare_lanes(op, a, b, [bits](uint64_t v) { return sign_extend(v, bits); }, r);
+    else if (bits == 32) compare_lanes(op, a, b, [](uint64_t v) { return static_cast<uint32_t>(v); }, r);
+    else compare_lanes(op, a, b, [bits](uint64_t v) { return v & mask_bits(bits); }, r);
+}
+
+uint32_t pack_bits(const uint64_t* r) {
+    uint32_t bits = 0;
+    for (uint32_t l = 0; l < warp_size; ++l) bits |= static_cast<uint32_t>(r[l] & 1u) << l;
+    return bits;
+}
+
+// The .and/.or/.xor combining source of setp and set, as lane bits.
+uint32_t combine_source(exec_context& c, const exec_operand& o, uint32_t mask) {
+    if (o.kind == opnd::pred) return c.preds[o.slot] ^ (o.negate ? ~0u : 0u);
+    lane_values t;
+    return pack_bits(source_lanes(c, o, mask, t));
+}
+
+uint32_t combine(boolop bop, uint32_t x, uint32_t cv) {
+    return bop == boolop::and_ ? (x & cv) : bop == boolop::or_ ? (x | cv) : bop == boolop::xor_ ? (x ^ cv) : x;
+}
+
+void write_pred(exec_context& c, const exec_operand& o, uint32_t mask, uint32_t bits) {
+    if (o.kind == opnd::pred) c.preds[o.slot] = (c.preds[o.slot] & ~mask) | (bits & mask);
 }
 
 // setp.cmp[.bool].type p[|q], a, b[, c]
 void setp_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    bool two = ins.dest_pair;
-    auto bop = static_cast<boolop>(ins.flags >> 4);
-    const exec_operand& cpred = ins.ops[two ? 4 : 3];
-    for_lanes(mask, [&](uint32_t lane) {
-        bool t = compare_lane(c, ins, lane, ins.type);
-        bool p = t, q = !t;
-        if (bop != boolop::none) {
-            bool cv = read(c, cpred, lane) & 1;
-            auto combine = [&](bool x) { return bop == boolop::and_ ? (x && cv) : bop == boolop::or_ ? (x || cv) : (x != cv); };
-            p = combine(t);
-            q = combine(!t);
-        }
-        write(c, ins.ops[0], lane, p);
-        if (two) write(c, ins.ops[1], lane, q);
-    });
+    const bool two = ins.dest_pair;
+    const auto bop = static_cast<boolop>(ins.flags >> 4);
+    lane_values r;
+    compare_all(c, ins, two ? 2 : 1, ins.type, mask, r.v);
+    uint32_t t = pack_bits(r.v);
+    uint32_t cv = bop != boolop::none ? combine_source(c, ins.ops[two ? 4 : 3], mask) : 0;
+    write_pred(c, ins.ops[0], mask, combine(bop, t, cv));
+    if (two) write_pred(c, ins.ops[1], mask, combine(bop, ~t, cv));
 }
 
 uint8_t cmp_code(std::string_view s) {
@@ -275,16 +323,13 @@ uint8_t cmp_code(std::string_view s) {
 
 // set.cmp[.bool].dtype.stype d, a, b[, c]: all ones (or 1.0f for .f32) when true, else 0
 void set_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    auto bop = static_cast<boolop>(ins.flags >> 4);
-    for_lanes(mask, [&](uint32_t lane) {
-        bool t = compare_lane(c, ins, lane, ins.type2);
-        if (bop != boolop::none) {
-            bool cv = read(c, ins.ops[3], lane) & 1;
-            t = bop == boolop::and_ ? (t && cv) : bop == boolop::or_ ? (t || cv) : (t != cv);
-        }
-        uint64_t v = !t ? 0 : ins.type == data_type::f32 ? 0x3F800000u : mask_bits(bits_of(ins.type));
-        write(c, ins.ops[0], lane, v);
-    });
+    const auto bop = static_cast<boolop>(ins.flags >> 4);
+    lane_values r;
+    compare_all(c, ins, 1, ins.type2, mask, r.v);
+    uint32_t t = combine(bop, pack_bits(r.v), bop != boolop::none ? combine_source(c, ins.ops[3], mask) : 0);
+    const uint64_t one = ins.type == data_type::f32 ? 0x3F800000u : mask_bits(bits_of(ins.type));
+    for (uint32_t l = 0; l < warp_size; ++l) r.v[l] = ((t >> l) & 1u) ? one : 0;
+    dest_lanes(c, ins.ops[0], mask, r.v);
 }
 
 std::string dec_setp(const matched_instruction& m, exec_instruction& out) {
@@ -302,11 +347,8 @@ std::string dec_setp(const matched_instruction& m, exec_instruction& out) {
 }
 
 void selp_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    uint32_t bits = bits_of(ins.type);
-    for_lanes(mask, [&](uint32_t lane) {
-        uint64_t v = (read(c, ins.ops[3], lane) & 1) ? read(c, ins.ops[1], lane) : read(c, ins.ops[2], lane);
-        write(c, ins.ops[0], lane, v & mask_bits(bits));
-    });
+    const uint64_t m = mask_bits(bits_of(ins.type));
+    lanewise<3>(c, ins, mask, [m](uint64_t a, uint64_t b, uint64_t p) { return ((p & 1) ? a : b) & m; });
 }
 std::string dec_selp(const matched_instruction&, exec_instruction& out) {
     out.run = selp_handler;

@@ -73,4 +73,61 @@ inline void for_lanes(uint32_t mask, F&& f) {
     }
 }
 
+// ---- Whole-warp access.
+// Handlers of pure arithmetic compute all 32 lanes in one straight loop the
+// compiler can vectorise, then keep only the results of the lanes in the
+// mask. Lanes outside the mask compute on whatever their registers hold and
+// are discarded, so only side-effect-free operations that cannot trap on any
+// input (no host division by zero, no memory) may use these.
+struct lane_values {
+    alignas(32) uint64_t v[warp_size];
+};
+
+// All lanes of a source: a register is read in place; other kinds are
+// gathered into `tmp`.
+[[gnu::always_inline]] inline const uint64_t* source_lanes(exec_context& c, const exec_operand& o, uint32_t mask, lane_values& tmp) {
+    switch (o.kind) {
+    case opnd::reg: return &c.reg(o.slot, 0);
+    case opnd::imm:
+        for (uint32_t l = 0; l < warp_size; ++l) tmp.v[l] = static_cast<uint64_t>(o.imm);
+        return tmp.v;
+    case opnd::pred: {
+        uint32_t bits = c.preds[o.slot] ^ (o.negate ? ~0u : 0u);
+        for (uint32_t l = 0; l < warp_size; ++l) tmp.v[l] = (bits >> l) & 1u;
+        return tmp.v;
+    }
+    default:
+        for (uint32_t l = 0; l < warp_size; ++l) tmp.v[l] = 0;
+        for_lanes(mask, [&](uint32_t lane) { tmp.v[lane] = read(c, o, lane); });
+        return tmp.v;
+    }
+}
+
+// Writes the lanes in `mask` of `r` to a register or predicate destination.
+[[gnu::always_inline]] inline void dest_lanes(exec_context& c, const exec_operand& o, uint32_t mask, const uint64_t* r) {
+    if (o.kind == opnd::reg) {
+        uint64_t* d = &c.reg(o.slot, 0);
+        if (mask == ~0u) {
+            for (uint32_t l = 0; l < warp_size; ++l) d[l] = r[l];
+        } else {
+            for (uint32_t l = 0; l < warp_size; ++l) d[l] = ((mask >> l) & 1u) ? r[l] : d[l];
+        }
+    } else if (o.kind == opnd::pred) {
+        uint32_t bits = 0;
+        for (uint32_t l = 0; l < warp_size; ++l) bits |= static_cast<uint32_t>(r[l] & 1u) << l;
+        c.preds[o.slot] = (c.preds[o.slot] & ~mask) | (bits & mask);
+    }
+}
+
+// d = f(a[, b[, c]]) for every lane; sources are ops[1..Arity], the destination ops[0].
+template <int Arity, class F>
+[[gnu::always_inline]] inline void lanewise(exec_context& c, const exec_instruction& ins, uint32_t mask, F&& f) {
+    lane_values ta, tb, tc, r;
+    const uint64_t* a = source_lanes(c, ins.ops[1], mask, ta);
+    const uint64_t* b = Arity >= 2 ? source_lanes(c, ins.ops[2], mask, tb) : a;
+    const uint64_t* cc = Arity >= 3 ? source_lanes(c, ins.ops[3], mask, tc) : a;
+    for (uint32_t l = 0; l < warp_size; ++l) r.v[l] = f(a[l], b[l], cc[l]);
+    dest_lanes(c, ins.ops[0], mask, r.v);
+}
+
 } // namespace ptxsim::isa::sem
