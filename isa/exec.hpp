@@ -65,6 +65,10 @@ struct exec_instruction {
     // and writes registers and memory, so a converged warp runs it directly.
     bool control = false;
     bool branch = false;      // a plain bra to `target` (the engine's converged path takes it itself)
+    // A control instruction that a converged warp may run in place when
+    // every live lane takes part: it never moves lanes apart (bar.sync may
+    // make them all wait; warp-synchronous ones find every member present).
+    bool uniform = false;
 };
 
 struct exec_param {

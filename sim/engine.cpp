@@ -58,7 +58,7 @@ struct warp_state {
     std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
     uint64_t diverged_steps = 0;
     // Converged: every lane that has not exited is at `upc`, at one call
-    // depth, and none waits. The per-lane `pc` array is then stale and the
+    // depth, and either none waits or all wait at one barrier. The per-lane `pc` array is then stale and the
     // warp runs one PC for all its lanes (run_converged); leave_converged
     // writes `pc` back before anything looks at lanes separately.
     bool converged = false;
@@ -188,6 +188,7 @@ private:
         uint32_t n = 0;
         while (n < req_.options.quantum && !fault_) {
             if (w.converged) {
+                if (w.waiting) break; // at a barrier
                 n += run_converged(w, req_.options.quantum - n);
                 moved = true;
                 if (w.converged) break; // the quantum is spent (or a fault stopped it)
@@ -234,9 +235,9 @@ private:
         uint32_t n = 0;
         for (; n < budget; ++n) {
             const isa::exec_instruction& ins = code[pc & index_bits];
-            if (ins.control && !ins.branch) break;
             uint32_t eff = live;
             if (ins.guard != isa::no_slot) eff &= ins.guard_negated ? ~preds[ins.guard] : preds[ins.guard];
+            if (ins.control && !ins.branch && !(ins.uniform && eff == live)) break;
             ++result_.stats.warp_instructions;
             result_.stats.thread_instructions += lanes;
             if (ins.branch) {
@@ -259,6 +260,10 @@ private:
             if (fault_) {
                 ++n;
                 break;
+            }
+            if (w.waiting) { // every lane waits at a barrier; the warp stays converged, blocked
+                w.upc = pc;
+                return n + 1;
             }
         }
         w.upc = pc;

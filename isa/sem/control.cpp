@@ -54,7 +54,7 @@ std::string dec_bar(const matched_instruction& m, exec_instruction& out) {
     std::string_view mode = m.get("mode");
     if (mode == "red") return "bar.red is not implemented yet";
     out.flags = mode == "arrive" ? 1 : 0;
-    out.control = true;
+    out.control = out.uniform = true;
     out.run = bar_handler;
     return {};
 }

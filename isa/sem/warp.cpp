@@ -49,7 +49,7 @@ void shfl_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     });
 }
 std::string dec_shfl(const matched_instruction& m, exec_instruction& out) {
-    out.control = true; // waits for its member lanes
+    out.control = out.uniform = true; // waits for its member lanes
     std::string_view mode = m.get("mode");
     out.sub = static_cast<uint8_t>(mode == "up" ? shfl_mode::up : mode == "down" ? shfl_mode::down
                                    : mode == "bfly" ? shfl_mode::bfly : shfl_mode::idx);
@@ -76,7 +76,7 @@ void vote_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     for_lanes(mask, [&](uint32_t lane) { write(c, ins.ops[0], lane, r); });
 }
 std::string dec_vote(const matched_instruction& m, exec_instruction& out) {
-    out.control = true; // waits for its member lanes
+    out.control = out.uniform = true; // waits for its member lanes
     std::string_view mode = m.get("mode");
     out.sub = static_cast<uint8_t>(mode == "all" ? vote_mode::all : mode == "any" ? vote_mode::any
                                    : mode == "uni" ? vote_mode::uni : vote_mode::ballot);
@@ -86,7 +86,7 @@ std::string dec_vote(const matched_instruction& m, exec_instruction& out) {
 
 void warp_sync_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) { gather(c, ins, mask, ins.ops[0]); }
 std::string dec_bar_warp(const matched_instruction&, exec_instruction& out) {
-    out.control = true; // waits for its member lanes
+    out.control = out.uniform = true; // waits for its member lanes
     out.run = warp_sync_handler;
     return {};
 }
@@ -95,7 +95,7 @@ void activemask_handler(exec_context& c, const exec_instruction& ins, uint32_t m
     for_lanes(mask, [&](uint32_t lane) { write(c, ins.ops[0], lane, mask); });
 }
 std::string dec_activemask(const matched_instruction&, exec_instruction& out) {
-    out.control = true; // waits for its member lanes
+    out.control = out.uniform = true; // waits for its member lanes
     out.run = activemask_handler;
     return {};
 }
@@ -128,7 +128,7 @@ void redux_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) 
     for_lanes(mask, [&](uint32_t lane) { write(c, ins.ops[0], lane, acc); });
 }
 std::string dec_redux(const matched_instruction& m, exec_instruction& out) {
-    out.control = true; // waits for its member lanes
+    out.control = out.uniform = true; // waits for its member lanes
     if (out.type == parser::data_type::f32) return "redux.sync on f32 is not implemented yet";
     std::string_view op = m.get("op");
     out.sub = static_cast<uint8_t>(op == "add" ? redux_op::add : op == "min" ? redux_op::min : op == "max" ? redux_op::max
@@ -148,7 +148,7 @@ void elect_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) 
     });
 }
 std::string dec_elect(const matched_instruction&, exec_instruction& out) {
-    out.control = true; // waits for its member lanes
+    out.control = out.uniform = true; // waits for its member lanes
     out.run = elect_handler;
     return {};
 }
