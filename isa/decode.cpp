@@ -419,6 +419,13 @@ private:
             if (!dec) why = fmt::format("'{}' is not implemented yet", matched->row->key);
             else why = dec(*matched, e);
         }
+        // CC.CF of the carry forms (add.cc, addc, madc ...) is per thread:
+        // one hidden predicate slot per function, in the frame like any predicate.
+        if (why.empty() && matched && sem::uses_carry_flag(*matched)) {
+            if (carry_slot_ == no_slot) carry_slot_ = next_pred_++;
+            e.ops[sem::carry_operand].kind = opnd::pred;
+            e.ops[sem::carry_operand].slot = carry_slot_;
+        }
         if (why.empty() && matched && matched->row->key == "call") why = decode_call(ins, e);
         if (why.empty() && matched && matched->row->key == "brx.idx") why = decode_branch_table(ins, e);
         if (!why.empty()) {
@@ -496,6 +503,7 @@ private:
     decoded_function out_;
     bool failed_ = false;
     uint32_t next_reg_ = 0, next_pred_ = 0, shared_top_ = 0;
+    uint32_t carry_slot_ = no_slot; // CC.CF, allocated on first use
     std::vector<scope> scopes_;
     std::unordered_map<const statement*, std::unordered_map<symbol, uint32_t>> labels_;
     std::unordered_map<symbol, std::pair<space, uint64_t>> vars_;
