@@ -1,4 +1,4 @@
-// Carry chains, run on the engine. Expected values come from Python
+// Carry chains, mul24/mad24 and lop3's predicate output, run on the engine. Expected values come from Python
 // integer arithmetic (multi-word results) or are worked out by hand from
 // the PTX ISA's pseudocode; each comment says why.
 #include <gtest/gtest.h>
@@ -196,6 +196,50 @@ TEST(semantics_carry, invalid_carry_forms_fault_with_a_reason) {
     // ptxas rejects .cc with .sat; the table lets it through, the decoder says why.
     auto r = run("add.cc.sat.s32 %r1, %r2, %r3;", 1);
     EXPECT_EQ(r.fault, "a .cc carry form with .sat is not valid PTX");
+}
+
+// ---------------------------------------------------------------- mul24 / mad24 / lop3
+
+TEST(semantics_bits_extra, mul24_and_mad24_including_hi_sat) {
+    auto out = run_body(R"(
+    mul24.lo.u32 %r1, 0x01FFFFFF, 2;              st.global.u32 [%rd1], %r1;
+    mul24.hi.u32 %r1, 0xFFFFFF, 0xFFFFFF;          st.global.u32 [%rd1+4], %r1;
+    mul24.hi.s32 %r1, 0xFFFFFF, 0x000002;          st.global.u32 [%rd1+8], %r1;
+    mad24.lo.s32 %r1, -3, 5, 100;                  st.global.u32 [%rd1+12], %r1;
+    mad24.hi.u32 %r1, 0x800000, 0x800000, 1;       st.global.u32 [%rd1+16], %r1;
+    mad24.hi.sat.s32 %r1, 0x7FFFFF, 0x7FFFFF, 0x7FFFFFFF; st.global.u32 [%rd1+20], %r1;
+    mad24.hi.sat.s32 %r1, 0x800000, 0x7FFFFF, 0x80000000; st.global.u32 [%rd1+24], %r1;
+    mad24.hi.sat.s32 %r1, 0x800000, 0x7FFFFF, 5;   st.global.u32 [%rd1+28], %r1;)",
+                        8);
+    EXPECT_EQ(out[0], 0x01FFFFFEu);  // only the low 24 bits of a count: 0xFFFFFF * 2
+    EXPECT_EQ(out[1], 0xFFFFFE00u);  // (2^24-1)^2 = 0xFFFFFE000001; bits 47..16
+    EXPECT_EQ(out[2], 0xFFFFFFFFu);  // -1 * 2 = -2 as 48 bits; bits 47..16 are all ones
+    EXPECT_EQ(out[3], 85u);          // -15 + 100
+    EXPECT_EQ(out[4], 0x40000001u);  // unsigned 2^23 * 2^23 = 2^46; bits 47..16 are 2^30; plus 1
+    EXPECT_EQ(out[5], 0x7FFFFFFFu);  // 0x3FFFFF00 (hi of (2^23-1)^2) + INT32_MAX saturates
+    EXPECT_EQ(out[6], 0x80000000u);  // hi of -2^23 * (2^23-1) = -0x3FFFFF80 (as s32) + INT32_MIN saturates
+    EXPECT_EQ(out[7], 0xC0000085u);  // -0x3FFFFF80 + 5 = -0x3FFFFF7B, in range
+}
+
+TEST(semantics_bits_extra, lop3_with_a_predicate_output) {
+    auto out = run_body(R"(
+    setp.eq.u32 %p1, 1, 1;    // true
+    setp.eq.u32 %p2, 1, 0;    // false
+    lop3.or.b32  %r1|%p3, 0xF0, 0xCC, 0xAA, 0x80, %p2;  selp.u32 %r2, 1, 0, %p3;
+    st.global.u32 [%rd1], %r1; st.global.u32 [%rd1+4], %r2;
+    lop3.and.b32 %r1|%p3, 0xF0, 0x0F, 0xFF, 0x80, %p1;  selp.u32 %r2, 1, 0, %p3;
+    st.global.u32 [%rd1+8], %r1; st.global.u32 [%rd1+12], %r2;
+    lop3.or.b32  _|%p3, 0xF0, 0x0F, 0xFF, 0x80, %p1;    selp.u32 %r2, 1, 0, %p3;
+    st.global.u32 [%rd1+16], %r2;
+    lop3.and.b32 %r1|%p3, 0xF0, 0xCC, 0xAA, 0x80, !%p1; selp.u32 %r2, 1, 0, %p3;
+    st.global.u32 [%rd1+20], %r2;)",
+                        6);
+    EXPECT_EQ(out[0], 0x80u);  // a & b & c of the ISA's three constants is 0x80
+    EXPECT_EQ(out[1], 1u);     // (0x80 != 0) or false
+    EXPECT_EQ(out[2], 0u);     // 0xF0 & 0x0F & 0xFF = 0
+    EXPECT_EQ(out[3], 0u);     // (0 != 0) and true
+    EXPECT_EQ(out[4], 1u);     // (0 != 0) or true, d sunk
+    EXPECT_EQ(out[5], 0u);     // (0x80 != 0) and !true
 }
 
 } // namespace
