@@ -1,4 +1,5 @@
-// Carry chains, mul24/mad24 and lop3's predicate output, run on the engine. Expected values come from Python
+// Carry chains, mul24/mad24, lop3's predicate output and match.sync, run
+// on the engine. Expected values come from Python
 // integer arithmetic (multi-word results) or are worked out by hand from
 // the PTX ISA's pseudocode; each comment says why.
 #include <gtest/gtest.h>
@@ -240,6 +241,47 @@ TEST(semantics_bits_extra, lop3_with_a_predicate_output) {
     EXPECT_EQ(out[3], 0u);     // (0 != 0) and true
     EXPECT_EQ(out[4], 1u);     // (0 != 0) or true, d sunk
     EXPECT_EQ(out[5], 0u);     // (0x80 != 0) and !true
+}
+
+// ---------------------------------------------------------------- match.sync
+
+TEST(semantics_warp_extra, match_any_and_all_across_a_warp) {
+    auto out = run_body(R"(
+    mov.u32 %r1, %laneid;
+    and.b32 %r2, %r1, 3;                       // four groups: lane % 4
+    match.any.sync.b32 %r3, %r2, 0xffffffff;
+    cvt.u64.u32 %rd2, %r2;
+    shl.b64 %rd2, %rd2, 40;                    // the groups differ only in the high word
+    match.any.sync.b64 %r4, %rd2, 0xffffffff;
+    match.all.sync.b32 %r5|%p1, %r2, 0xffffffff;  selp.u32 %r6, 1, 0, %p1;
+    mov.u32 %r7, 7;
+    match.all.sync.b32 %r9|%p3, %r7, 0xffffffff;  selp.u32 %r10, 1, 0, %p3;
+    mov.u32 %r8, 0; mov.u32 %r11, 0;
+    setp.eq.u32 %p4, %r2, 0;                   // group 0 alone, with its own member mask
+    @%p4 match.all.sync.b64 %r8|%p2, %rd2, 0x11111111;
+    @%p4 selp.u32 %r11, 1, 0, %p2;
+    mul.wide.u32 %rd3, %r1, 32;
+    add.s64 %rd4, %rd1, %rd3;
+    st.global.u32 [%rd4], %r3;
+    st.global.u32 [%rd4+4], %r4;
+    st.global.u32 [%rd4+8], %r5;
+    st.global.u32 [%rd4+12], %r6;
+    st.global.u32 [%rd4+16], %r9;
+    st.global.u32 [%rd4+20], %r10;
+    st.global.u32 [%rd4+24], %r8;
+    st.global.u32 [%rd4+28], %r11;)",
+                        32 * 8, 32);
+    for (uint32_t l = 0; l < 32; ++l) {
+        uint32_t group = 0x11111111u << (l % 4);   // every fourth lane, starting at l % 4
+        EXPECT_EQ(out[l * 8 + 0], group) << l;
+        EXPECT_EQ(out[l * 8 + 1], group) << l;
+        EXPECT_EQ(out[l * 8 + 2], 0u) << l;          // not all equal: d = 0, p false
+        EXPECT_EQ(out[l * 8 + 3], 0u) << l;
+        EXPECT_EQ(out[l * 8 + 4], 0xFFFFFFFFu) << l; // all equal: d = the members
+        EXPECT_EQ(out[l * 8 + 5], 1u) << l;
+        EXPECT_EQ(out[l * 8 + 6], l % 4 == 0 ? 0x11111111u : 0u) << l; // group 0 agrees among itself
+        EXPECT_EQ(out[l * 8 + 7], l % 4 == 0 ? 1u : 0u) << l;
+    }
 }
 
 } // namespace
