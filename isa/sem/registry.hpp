@@ -32,6 +32,7 @@ std::span<const entry> bits_entries();
 std::span<const entry> approx_entries();
 std::span<const entry> float_misc_entries();
 std::span<const entry> carry_entries();
+std::span<const entry> video_entries();
 // rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
 std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 

@@ -1,5 +1,5 @@
-// Carry chains, mul24/mad24, lop3's predicate output and match.sync, run
-// on the engine. Expected values come from Python
+// Carry chains, mul24/mad24, lop3's predicate output, match.sync and the
+// video instructions, run on the engine. Expected values come from Python
 // integer arithmetic (multi-word results) or are worked out by hand from
 // the PTX ISA's pseudocode; each comment says why.
 #include <gtest/gtest.h>
@@ -282,6 +282,216 @@ TEST(semantics_warp_extra, match_any_and_all_across_a_warp) {
         EXPECT_EQ(out[l * 8 + 6], l % 4 == 0 ? 0x11111111u : 0u) << l; // group 0 agrees among itself
         EXPECT_EQ(out[l * 8 + 7], l % 4 == 0 ? 1u : 0u) << l;
     }
+}
+
+// ---------------------------------------------------------------- video, scalar
+// The ISA's scalar pipeline: select and extend a and b to 33 bits, operate
+// exactly, optionally clamp to dtype (or to the merged byte/half-word),
+// then apply the secondary operation with c (c has dtype's sign) or merge
+// into c; the low 32 bits are written.
+
+TEST(semantics_video, scalar_arithmetic_saturation_and_selectors) {
+    auto out = run_body(R"(
+    vadd.s32.u32.s32.sat %r1, 0xFFFFFFFF, 1;       st.global.u32 [%rd1], %r1;
+    vadd.s32.u32.s32     %r1, 0xFFFFFFFF, 1;       st.global.u32 [%rd1+4], %r1;
+    mov.u32 %r2, 0x0000FF00; mov.u32 %r3, 0x00070000;
+    vadd.u32.u32.u32 %r1, %r2.b1, %r3.h1;          st.global.u32 [%rd1+8], %r1;
+    mov.u32 %r2, 0x00000080; mov.u32 %r3, 0x00000001;
+    vadd.s32.s32.s32 %r1, %r2.b0, %r3.b0;          st.global.u32 [%rd1+12], %r1;
+    vsub.u32.u32.u32.sat %r1, 3, 5;                st.global.u32 [%rd1+16], %r1;
+    vsub.s32.u32.u32 %r1, 3, 5;                    st.global.u32 [%rd1+20], %r1;
+    vabsdiff.u32.s32.s32 %r1, -7, 5;               st.global.u32 [%rd1+24], %r1;
+    vmin.s32.s32.s32 %r1, -1, 1;                   st.global.u32 [%rd1+28], %r1;
+    vmin.u32.u32.u32 %r1, 0xFFFFFFFF, 1;           st.global.u32 [%rd1+32], %r1;
+    vmax.u32.s32.u32 %r1, -1, 1;                   st.global.u32 [%rd1+36], %r1;)",
+                        10);
+    EXPECT_EQ(out[0], 0x7FFFFFFFu); // 4294967295 + 1 = 2^32 exactly, clamped to s32
+    EXPECT_EQ(out[1], 0u);          // unsaturated: the low 32 bits of 2^32
+    EXPECT_EQ(out[2], 262u);        // byte 1 of 0xFF00 (255) + half-word 1 of 0x70000 (7)
+    EXPECT_EQ(out[3], 0xFFFFFF81u); // signed byte 0x80 is -128; -128 + 1 = -127
+    EXPECT_EQ(out[4], 0u);          // -2 clamped to u32
+    EXPECT_EQ(out[5], 0xFFFFFFFEu); // -2 unclamped
+    EXPECT_EQ(out[6], 12u);         // |-7 - 5|
+    EXPECT_EQ(out[7], 0xFFFFFFFFu); // signed min: -1
+    EXPECT_EQ(out[8], 1u);          // unsigned min: 0xFFFFFFFF is large
+    EXPECT_EQ(out[9], 1u);          // a is s32 -1, b is u32 1: max is 1
+}
+
+TEST(semantics_video, scalar_secondary_operations_and_merges) {
+    auto out = run_body(R"(
+    vadd.u32.u32.u32.add %r1, 1, 2, 10;            st.global.u32 [%rd1], %r1;
+    vsub.s32.s32.s32.min %r1, 5, 10, -3;           st.global.u32 [%rd1+4], %r1;
+    vabsdiff.u32.u32.u32.max %r1, 2, 9, 3;         st.global.u32 [%rd1+8], %r1;
+    vadd.s32.s32.s32.sat.add %r1, 0x7FFFFFFF, 1, 1; st.global.u32 [%rd1+12], %r1;
+    vmax.u32.u32.u32.min %r1, 5, 3, 0xFFFFFFFF;    st.global.u32 [%rd1+16], %r1;
+    vmax.s32.u32.u32.min %r1, 5, 3, 0xFFFFFFFF;    st.global.u32 [%rd1+20], %r1;
+    mov.u32 %r2, 0x11223344;
+    vadd.u32.u32.u32.sat %r2.b1, 200, 100, %r2;    st.global.u32 [%rd1+24], %r2;
+    mov.u32 %r2, 0xAAAABBBB;
+    vadd.s32.s32.s32 %r2.h1, 0x12345, 0, %r2;      st.global.u32 [%rd1+28], %r2;
+    mov.u32 %r2, 0xFFFFFF00;
+    vsub.s32.s32.s32.sat %r2.b0, -100, 100, %r2;   st.global.u32 [%rd1+32], %r2;)",
+                        9);
+    EXPECT_EQ(out[0], 13u);         // 1 + 2, then + c
+    EXPECT_EQ(out[1], 0xFFFFFFFBu); // min(5 - 10, -3) = -5
+    EXPECT_EQ(out[2], 7u);          // max(|2 - 9|, 3)
+    EXPECT_EQ(out[3], 0x80000000u); // clamped to INT32_MAX first, then + 1 (the ISA saturates before op2)
+    EXPECT_EQ(out[4], 5u);          // u32 dtype: c is 4294967295, min is 5
+    EXPECT_EQ(out[5], 0xFFFFFFFFu); // s32 dtype: c is -1, min is -1
+    EXPECT_EQ(out[6], 0x1122FF44u); // 300 clamps to a byte (255), merged into byte 1 of c
+    EXPECT_EQ(out[7], 0x2345BBBBu); // low half of 0x12345 into half-word 1
+    EXPECT_EQ(out[8], 0xFFFFFF80u); // -200 clamps to a signed byte (-128 = 0x80) in byte 0
+}
+
+TEST(semantics_video, scalar_shifts_compare_and_mad) {
+    auto out = run_body(R"(
+    vshl.u32.u32.u32.clamp %r1, 1, 40;             st.global.u32 [%rd1], %r1;
+    vshl.u32.u32.u32.clamp.sat %r1, 1, 40;         st.global.u32 [%rd1+4], %r1;
+    vshl.u32.u32.u32.wrap %r1, 1, 33;              st.global.u32 [%rd1+8], %r1;
+    vshr.s32.s32.u32.wrap %r1, 0x80000000, 31;     st.global.u32 [%rd1+12], %r1;
+    vshr.u32.u32.u32.clamp %r1, 0x80000000, 100;   st.global.u32 [%rd1+16], %r1;
+    vshr.s32.s32.u32.clamp %r1, -8, 100;           st.global.u32 [%rd1+20], %r1;
+    mov.u32 %r2, 0xF0000000;
+    vshr.u32.u32.u32.wrap %r1, %r2.h1, 4;          st.global.u32 [%rd1+24], %r1;
+    vset.u32.u32.lt %r1, 1, 2;                     st.global.u32 [%rd1+28], %r1;
+    vset.s32.u32.lt %r1, -1, 0;                    st.global.u32 [%rd1+32], %r1;
+    vset.u32.u32.lt %r1, 0xFFFFFFFF, 0;            st.global.u32 [%rd1+36], %r1;
+    vset.u32.u32.ne.add %r1, 1, 2, 41;             st.global.u32 [%rd1+40], %r1;
+    mov.u32 %r2, 0xAABBCCDD;
+    vset.s32.s32.gt %r2.b2, 5, 3, %r2;             st.global.u32 [%rd1+44], %r2;
+    vset.u32.u32.eq.max %r1, 1, 1, 0;              st.global.u32 [%rd1+48], %r1;
+    vmad.u32.u32.u32 %r1, 0xFFFFFFFF, 0xFFFFFFFF, 1;      st.global.u32 [%rd1+52], %r1;
+    vmad.u32.u32.u32.sat %r1, 0xFFFFFFFF, 0xFFFFFFFF, 1;  st.global.u32 [%rd1+56], %r1;
+    mov.u32 %r3, 3; mov.u32 %r4, 40;
+    vmad.s32.s32.s32 %r1, -%r3, 4, 5;              st.global.u32 [%rd1+60], %r1;
+    vmad.s32.u32.u32 %r1, 10, 3, -%r4;             st.global.u32 [%rd1+64], %r1;
+    vmad.u32.u32.u32.po %r1, 3, 4, 5;              st.global.u32 [%rd1+68], %r1;
+    mov.u32 %r5, 0x01000000; mov.u32 %r6, 0x00000080;
+    vmad.u32.u32.u32.shr7 %r1, %r5.h1, %r6.h0, 127;  st.global.u32 [%rd1+72], %r1;
+    vmad.u32.u32.u32.shr7 %r1, %r5.h1, %r6.h0, 128;  st.global.u32 [%rd1+76], %r1;
+    mov.u32 %r7, 1;
+    vmad.s32.s32.s32.shr15 %r1, -%r7, 1, 0;        st.global.u32 [%rd1+80], %r1;
+    mov.u32 %r8, 65536;
+    vmad.s32.s32.s32.sat %r1, %r8, %r8, 0;         st.global.u32 [%rd1+84], %r1;
+    vmad.s32.s32.s32.sat %r1, -%r8, %r8, 0;        st.global.u32 [%rd1+88], %r1;
+    mov.u32 %r9, 0x80000000; mov.u32 %r10, 2;
+    vmad.s32.s32.s32 %r1, %r9.b3, %r10.b0, 0;      st.global.u32 [%rd1+92], %r1;)",
+                        24);
+    EXPECT_EQ(out[0], 0u);          // shift clamped to 32: 1 << 32 has no low bits
+    EXPECT_EQ(out[1], 0xFFFFFFFFu); // ... and saturates to u32's maximum
+    EXPECT_EQ(out[2], 2u);          // wrap: 33 & 31 = 1
+    EXPECT_EQ(out[3], 0xFFFFFFFFu); // signed: INT32_MIN >> 31 fills with the sign
+    EXPECT_EQ(out[4], 0u);          // unsigned, clamped to 32: everything shifted out
+    EXPECT_EQ(out[5], 0xFFFFFFFFu); // signed -8 >> 32 is -1
+    EXPECT_EQ(out[6], 0xF00u);      // half-word 1 of 0xF0000000 is 0xF000; >> 4
+    EXPECT_EQ(out[7], 1u);          // 1 < 2
+    EXPECT_EQ(out[8], 1u);          // s32 -1 < u32 0
+    EXPECT_EQ(out[9], 0u);          // u32 4294967295 < 0 is false
+    EXPECT_EQ(out[10], 42u);        // (1 != 2) + 41
+    EXPECT_EQ(out[11], 0xAA01CCDDu); // 5 > 3 = 1, merged into byte 2
+    EXPECT_EQ(out[12], 1u);         // max(1 == 1, 0)
+    EXPECT_EQ(out[13], 2u);         // (2^32-1)^2 + 1 = 2^64 - 2^33 + 2: low word 2
+    EXPECT_EQ(out[14], 0xFFFFFFFFu); // ... which saturates to u32's maximum
+    EXPECT_EQ(out[15], 0xFFFFFFF9u); // -(3 * 4) + 5 = -7
+    EXPECT_EQ(out[16], 0xFFFFFFF6u); // 10 * 3 - 40 = -10 (a negated c makes the result signed)
+    EXPECT_EQ(out[17], 18u);         // .po: 3 * 4 + 5 + 1
+    EXPECT_EQ(out[18], 256u);        // (256 * 128 + 127) >> 7 = 32895 >> 7 = 256
+    EXPECT_EQ(out[19], 257u);        // (32768 + 128) >> 7
+    EXPECT_EQ(out[20], 0xFFFFFFFFu); // -1 >> 15 stays -1 (signed result: arithmetic shift)
+    EXPECT_EQ(out[21], 0x7FFFFFFFu); // 2^32 clamps to INT32_MAX
+    EXPECT_EQ(out[22], 0x80000000u); // -2^32 clamps to INT32_MIN
+    EXPECT_EQ(out[23], 0xFFFFFF00u); // signed byte 3 of 0x80000000 is -128; * 2 = -256
+}
+
+// ---------------------------------------------------------------- video, SIMD
+// Elements are selected from the bytes (half-words) of b:a; the defaults
+// are a's in order for a (.b3210/.h10) and b's for b (.b7654/.h32). Results
+// clamp per element with .sat; the mask chooses which elements come from
+// the operation, the rest from c, or, with .add, which are summed into c.
+
+// One SIMD instruction on registers (ptxas takes no immediates there), its result stored in out[slot].
+std::string simd(const std::string& op, uint32_t a, uint32_t b, uint32_t c, int slot, const std::string& dsel = "",
+                 const std::string& asel = "", const std::string& bsel = "") {
+    return "mov.b32 %r2, " + std::to_string(a) + "; mov.b32 %r3, " + std::to_string(b) + "; mov.b32 %r4, " +
+           std::to_string(c) + ";\n" + op + " %r1" + dsel + ", %r2" + asel + ", %r3" + bsel + ", %r4;\n" +
+           "st.global.u32 [%rd1+" + std::to_string(slot * 4) + "], %r1;\n";
+}
+
+TEST(semantics_video, simd_half_words) {
+    auto out = run_body(simd("vadd2.u32.u32.u32", 0x0001FFFF, 0x00020001, 0, 0) +
+                        simd("vadd2.u32.u32.u32.sat", 0x0001FFFF, 0x00020001, 0, 1) +
+                        simd("vadd2.s32.s32.s32.sat", 0x7FFF8000, 0x0001FFFF, 0, 2) +
+                        simd("vsub2.u32.u32.u32.sat", 0x00050003, 0x00030005, 0, 3) +
+                        simd("vavrg2.u32.u32.u32", 0x00030001, 0x00040002, 0, 4) +
+                        simd("vavrg2.s32.s32.s32", 0xFFFFFFFD, 0, 0, 5) +
+                        simd("vabsdiff2.s32.s32.s32.add", 0xFFFB000A, 0x0005FFF6, 100, 6) +
+                        simd("vmin2.s32.s32.s32", 0xFFFF0001, 0x00010000, 0, 7) +
+                        simd("vmin2.u32.u32.u32", 0xFFFF0001, 0x00010000, 0, 8) +
+                        simd("vmax2.u32.u32.u32", 0x00050009, 0x00070002, 0, 9, "", ".h01", ".h23") +
+                        simd("vadd2.u32.u32.u32", 0x00050009, 0x00070002, 0, 10, "", ".h32", ".h10") +
+                        simd("vadd2.u32.u32.u32", 0x00010001, 0x00010001, 0xAAAABBBB, 11, ".h1") +
+                        simd("vadd2.u32.u32.u32.add", 0x00050003, 0x00070004, 100, 12, ".h0") +
+                        simd("vset2.u32.u32.ne", 0x00010002, 0x00010003, 0xFFFFFFFF, 13) +
+                        simd("vset2.s32.s32.lt.add", 0xFFFF0001, 0x00000002, 5, 14),
+                        15);
+    EXPECT_EQ(out[0], 0x00030000u);  // 0xFFFF + 1 wraps to 0 in its half; 1 + 2 = 3
+    EXPECT_EQ(out[1], 0x0003FFFFu);  // ... or clamps to 0xFFFF
+    EXPECT_EQ(out[2], 0x7FFF8000u);  // -32768 + -1 and 32767 + 1 clamp to s16
+    EXPECT_EQ(out[3], 0x00020000u);  // 3 - 5 clamps to 0; 5 - 3 = 2
+    EXPECT_EQ(out[4], 0x00040002u);  // (1 + 2 + 1) >> 1 = 2; (3 + 4 + 1) >> 1 = 4
+    EXPECT_EQ(out[5], 0xFFFFFFFEu);  // negative sums round down: -3 >> 1 = -2, -1 >> 1 = -1
+    EXPECT_EQ(out[6], 130u);         // |10 - -10| + |-5 - 5| + 100
+    EXPECT_EQ(out[7], 0xFFFF0000u);  // signed: min(1, 0) = 0, min(-1, 1) = -1
+    EXPECT_EQ(out[8], 0x00010000u);  // unsigned: min(1, 0) = 0, min(0xFFFF, 1) = 1
+    EXPECT_EQ(out[9], 0x00090007u);  // a.h01 = (5, 9) from element 0, b.h23 = (7, 2): max is (7, 9)
+    EXPECT_EQ(out[10], 0x000C000Bu); // a.h32 takes b's halves (2, 7), b.h10 a's (9, 5): (11, 12)
+    EXPECT_EQ(out[11], 0x0002BBBBu); // mask .h1: element 1 is 2, element 0 stays c's
+    EXPECT_EQ(out[12], 107u);        // .add with mask .h0: only 3 + 4 joins 100
+    EXPECT_EQ(out[13], 0x00000001u); // 2 != 3, 1 == 1
+    EXPECT_EQ(out[14], 7u);          // 1 < 2 and -1 < 0: two trues + 5
+}
+
+TEST(semantics_video, simd_bytes) {
+    auto out = run_body(simd("vadd4.u32.u32.u32.sat", 0x80FF0102, 0x80010203, 0, 0) +
+                        simd("vadd4.u32.u32.u32", 0x80FF0102, 0x80010203, 0, 1) +
+                        simd("vadd4.s32.s32.s32.sat", 0x7F80FF01, 0x01FF0101, 0, 2) +
+                        simd("vsub4.s32.s32.s32", 0, 0x01010101, 0, 3) +
+                        simd("vavrg4.u32.u32.u32", 0xFF000301, 0xFF000102, 0, 4) +
+                        simd("vabsdiff4.u32.u32.u32.add", 0x0A141E28, 0x281E140A, 1000, 5) +
+                        simd("vmin4.s32.s32.s32", 0x80017F00, 0x7FFF0001, 0, 6) +
+                        simd("vmax4.u32.u32.u32", 0x04030201, 3, 0, 7, "", ".b0123", ".b4444") +
+                        simd("vmax4.u32.u32.u32", 0x01010101, 0x02020202, 0xAABBCCDD, 8, ".b31") +
+                        simd("vset4.u32.u32.gt", 0x05050505, 0x01050906, 0, 9) +
+                        simd("vset4.s32.s32.ge.add", 0x80000000, 0, 10, 10) +
+                        simd("vset4.u32.u32.ge.add", 0x80000000, 0, 10, 11) +
+                        simd("vsub4.u32.u32.u32.sat", 0x01020304, 0x00000000, 0, 12, "", ".b7654", ".b3210"),
+                        13);
+    EXPECT_EQ(out[0], 0xFFFF0305u);  // 0x80+0x80 and 0xFF+1 clamp to 0xFF; 1+2, 2+3
+    EXPECT_EQ(out[1], 0x00000305u);  // ... or wrap to 0 in their bytes
+    EXPECT_EQ(out[2], 0x7F800002u);  // 127+1 -> 127, -128+-1 -> -128, -1+1 = 0, 1+1 = 2
+    EXPECT_EQ(out[3], 0xFFFFFFFFu);  // 0 - 1 in every byte
+    EXPECT_EQ(out[4], 0xFF000202u);  // (255+255+1)>>1 = 255, 0, (3+1+1)>>1 = 2, (1+2+1)>>1 = 2
+    EXPECT_EQ(out[5], 1080u);        // 30 + 10 + 10 + 30 + 1000
+    EXPECT_EQ(out[6], 0x80FF0000u);  // signed mins: -128, -1, 0, 0
+    EXPECT_EQ(out[7], 0x03030304u);  // a reversed (4, 3, 2, 1 from element 0), max with b's byte 0 (3)
+    EXPECT_EQ(out[8], 0x02BB02DDu);  // mask .b31: bytes 3 and 1 from the op (2), 2 and 0 from c
+    EXPECT_EQ(out[9], 0x01000000u);  // only byte 3 (5 > 1)
+    EXPECT_EQ(out[10], 13u);         // signed: 0 >= 0 three times, -128 >= 0 not; + 10
+    EXPECT_EQ(out[11], 14u);         // unsigned: 0x80 >= 0 too; + 10
+    EXPECT_EQ(out[12], 0u);          // a.b7654 is b (all 0), b.b3210 is a: 0 - x clamps to 0
+}
+
+TEST(semantics_video, selectors_the_isa_does_not_allow_fault_with_a_reason) {
+    auto r = run("vadd4.u32.u32.u32 %r1, %r2.b10, %r3, %r4;", 1); // two bytes where four are needed
+    EXPECT_EQ(r.fault, "vadd4: selectors are .bxyzw (x ... w in 0-7) and the mask bytes in descending order (.b310)");
+    r = run("vmax4.u32.u32.u32 %r1.b13, %r2, %r3, %r4;", 1); // ptxas wants the mask's bytes high to low
+    EXPECT_EQ(r.fault, "vmax4: selectors are .bxyzw (x ... w in 0-7) and the mask bytes in descending order (.b310)");
+    r = run("vadd.u32.u32.u32 %r1, %r2.b3210, %r3;", 1);
+    EXPECT_EQ(r.fault, "vadd: a scalar video selector is one of .b0-.b3, .h0, .h1");
+    r = run("vadd.u32.u32.u32.add %r1.b1, %r2, %r3, %r4;", 1);
+    EXPECT_EQ(r.fault, "vadd: a destination selector needs the merge form (d.sel, a, b, c without a secondary operation)");
+    r = run("vadd2.u32.u32.u32.sat.add %r1, %r2, %r3, %r4;", 1);
+    EXPECT_EQ(r.fault, "vadd2 with both .sat and .add is not valid PTX");
 }
 
 } // namespace
