@@ -17,7 +17,7 @@ enum class vop : uint8_t { add, sub, absdiff, min, max, shl, shr, set, avrg };
 enum class vcmp : uint8_t { eq, ne, lt, le, gt, ge };
 enum class op2 : uint8_t { none, add, min, max };
 
-// flags bits
+// flags bits; f_clamp (vshl/vshr) and f_po (vmad) never meet, so they share a bit.
 enum : uint8_t { f_sat = 1, f_dsign = 2, f_asign = 4, f_bsign = 8, f_clamp = 16, f_po = 16, f_op2 = 32 /* 2 bits */ };
 // vmad keeps its scale (0, 7 or 15) in `sub`.
 
@@ -67,7 +67,7 @@ i128 primary(vop op, int64_t a, int64_t b, vcmp cmp) {
     case vop::shr: return a >> b; // arithmetic: a signed source fills with its sign
     case vop::set: return compare(cmp, a, b) ? 1 : 0;
     case vop::avrg: {
-        // Rounds half away from... upwards for non-negative sums, downwards otherwise (ISA pseudocode).
+        // Halves of odd sums round up when the sum is non-negative, down otherwise (the ISA's pseudocode).
         i128 s = i128(a) + b;
         return s >= 0 ? (s + 1) >> 1 : s >> 1;
     }
