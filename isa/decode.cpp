@@ -204,7 +204,11 @@ private:
             auto n = it->names.find(name);
             if (n != it->names.end()) return n->second;
         }
-        std::string_view text = m_.str(name);
+        return find_ranged_reg(m_.str(name));
+    }
+
+    // %r12 where %r<N> was declared.
+    std::optional<reg_binding> find_ranged_reg(std::string_view text) {
         size_t d = text.size();
         while (d > 0 && text[d - 1] >= '0' && text[d - 1] <= '9') --d;
         if (d == text.size() || d == 0) return std::nullopt;
@@ -215,6 +219,30 @@ private:
             if (r != it->ranges.end() && idx < r->second.second) return reg_binding{r->second.first.slot + idx, r->second.first.pred};
         }
         return std::nullopt;
+    }
+
+    // A register with a video selector (%r1.b0, %r2.h10, %r3.b3210): the
+    // selector is part of the name, so it is split off here and encoded
+    // as exec_operand::sel describes.
+    std::optional<reg_binding> find_selected_reg(symbol name, uint16_t& sel) {
+        std::string_view text = m_.str(name);
+        size_t dot = text.rfind('.');
+        if (dot == std::string_view::npos || dot + 2 > text.size()) return std::nullopt;
+        char kind = text[dot + 1];
+        std::string_view digits = text.substr(dot + 2);
+        if ((kind != 'b' && kind != 'h') || digits.empty() || digits.size() > 4) return std::nullopt;
+        uint16_t v = 0;
+        for (size_t i = 0; i < digits.size(); ++i) {
+            char c = digits[digits.size() - 1 - i];
+            if (c < '0' || c > '7') return std::nullopt;
+            v = static_cast<uint16_t>(v | (c - '0') << (3 * i));
+        }
+        std::string_view base = text.substr(0, dot);
+        symbol bs = m_.symbols.find(base);
+        auto r = bs != no_symbol ? find_reg(bs) : find_ranged_reg(base);
+        if (!r || r->pred) return std::nullopt;
+        sel = static_cast<uint16_t>(v | digits.size() << 12 | (kind == 'h' ? 0x8000u : 0u));
+        return r;
     }
 
     std::optional<uint32_t> find_label(symbol name) {
@@ -279,7 +307,11 @@ private:
             if (auto r = find_reg(op.name)) {
                 o.kind = r->pred ? opnd::pred : opnd::reg;
                 o.slot = r->slot;
-                o.negate = op.flags & op_negated;
+                o.negate = op.flags & (r->pred ? op_negated : op_minus);
+            } else if (auto rs = find_selected_reg(op.name, o.sel)) {
+                o.kind = opnd::reg;
+                o.slot = rs->slot;
+                o.negate = op.flags & op_minus;
             } else if (auto sp = special_of(m_.str(op.name))) {
                 o.kind = opnd::special;
                 o.special = *sp;
@@ -358,9 +390,6 @@ private:
             e.row = matched->row->id;
             e.type = sem::type_of(matched->get("type"));
             e.type2 = sem::type_of(matched->get("type", 1));
-            auto dec = sem::find_decoder(matched->row->key);
-            if (!dec) why = fmt::format("'{}' is not implemented yet", matched->row->key);
-            else why = dec(*matched, e);
         }
         // Sources of cvt, set and slct have the second type (cvt.f32.f64: an 0d constant stays f64).
         data_type source_type = e.type;
@@ -383,6 +412,20 @@ private:
             if (e.ops[n - 1].kind == opnd::label) e.target = static_cast<uint32_t>(e.ops[n - 1].imm);
         }
         e.nops = static_cast<uint8_t>(n);
+        // The family decoder runs once the operands are resolved, so that it
+        // can check them (video selectors, pipes).
+        if (matched) {
+            auto dec = sem::find_decoder(matched->row->key);
+            if (!dec) why = fmt::format("'{}' is not implemented yet", matched->row->key);
+            else why = dec(*matched, e);
+        }
+        // CC.CF of the carry forms (add.cc, addc, madc ...) is per thread:
+        // one hidden predicate slot per function, in the frame like any predicate.
+        if (why.empty() && matched && sem::uses_carry_flag(*matched)) {
+            if (carry_slot_ == no_slot) carry_slot_ = next_pred_++;
+            e.ops[sem::carry_operand].kind = opnd::pred;
+            e.ops[sem::carry_operand].slot = carry_slot_;
+        }
         if (why.empty() && matched && matched->row->key == "call") why = decode_call(ins, e);
         if (why.empty() && matched && matched->row->key == "brx.idx") why = decode_branch_table(ins, e);
         if (!why.empty()) {
@@ -460,6 +503,7 @@ private:
     decoded_function out_;
     bool failed_ = false;
     uint32_t next_reg_ = 0, next_pred_ = 0, shared_top_ = 0;
+    uint32_t carry_slot_ = no_slot; // CC.CF, allocated on first use
     std::vector<scope> scopes_;
     std::unordered_map<const statement*, std::unordered_map<symbol, uint32_t>> labels_;
     std::unordered_map<symbol, std::pair<space, uint64_t>> vars_;

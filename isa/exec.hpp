@@ -29,9 +29,13 @@ enum class special_reg : uint16_t {
 
 struct exec_operand {
     opnd kind = opnd::none;
-    bool negate = false;            // !p
+    bool negate = false;            // !p, or -r (vmad's negated sources)
     uint8_t count = 0;              // vec: number of elements
     special_reg special{};          // opnd::special
+    // Video byte/half-word selector after a register (%r1.b1, %r2.h10,
+    // %r3.b3210): 0 when absent; else bit 15 set for .h, bits 12-14 the
+    // number of digits, and the i-th digit from the right in bits 3i..3i+2.
+    uint16_t sel = 0;
     uint32_t slot = no_slot;        // reg/pred slot; addr: base register slot, no_slot when absolute
     int64_t imm = 0;                // immediate bits; addr: offset (with any symbol address folded in)
     std::array<uint32_t, 8> elems{}; // vec: element register slots (no_slot for the sink _)
@@ -56,7 +60,7 @@ struct exec_instruction {
     bool guard_negated = false;
     uint32_t target = 0;      // branch target (instruction index)
     uint64_t (*rmw)(uint64_t old, uint64_t a, uint64_t b) = nullptr; // atomics: the new value
-    std::array<exec_operand, 6> ops{}; // shfl.sync d|p, a, b, c, membermask needs six
+    std::array<exec_operand, 7> ops{}; // lop3.and d|p, a, b, c, immLut, q needs seven
     parser::pos_t pos = 0;    // source position, for fault reports
     uint16_t row = 0;         // instruction-table row (dense op id)
     // Set by decoders whose handler may change PCs, exit lanes or make them

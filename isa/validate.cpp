@@ -39,7 +39,7 @@ struct scope {
 };
 
 // What a name's text says, worked out once per symbol: is it predefined,
-// does it carry a component (%tid.x), and its prefix and number (%r12).
+// does it carry a component (%tid.x, %r1.b0), and its (base's) prefix and number (%r12).
 struct name_info {
     bool computed = false;
     bool predefined = false;
@@ -139,10 +139,9 @@ private:
         size_t dot = text.find('.');
         std::string_view base = text.substr(0, dot);
         in.predefined = is_predefined(base);
-        if (dot != std::string_view::npos) { // only special registers have components (%r1.x is not a thing)
+        if (dot != std::string_view::npos) { // %tid.x, or a video selector (%r1.b0, whose %r1 may come from %r<N>)
             in.has_component = true;
             in.base = m_.symbols.find(base);
-            return in;
         }
         size_t d = base.size();
         while (d > 0 && base[d - 1] >= '0' && base[d - 1] <= '9') --d;

@@ -1,6 +1,8 @@
 // Bit and byte manipulation: prmt (every mode), lop3, shf, bfe, bfi, bfind,
 // fns, bmsk, szext, mul24/mad24, sad, dp4a/dp2a. Definitions follow the PTX
 // ISA's pseudocode for each instruction.
+#include <algorithm>
+
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
 
@@ -62,9 +64,11 @@ std::string dec_prmt(const matched_instruction& m, exec_instruction& out) {
 }
 
 // lop3.b32 d, a, b, c, immLut: each result bit is immLut[a_bit*4 + b_bit*2 + c_bit]
+// lop3.{and,or}.b32 d|p, a, b, c, immLut, q: also p = (d != 0) and/or q
 void lop3_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const int s = ins.dest_pair ? 2 : 1; // first source
     for_lanes(mask, [&](uint32_t lane) {
-        uint32_t a = u32(c, ins, 1, lane), b = u32(c, ins, 2, lane), cc = u32(c, ins, 3, lane), lut = u32(c, ins, 4, lane) & 0xFF;
+        uint32_t a = u32(c, ins, s, lane), b = u32(c, ins, s + 1, lane), cc = u32(c, ins, s + 2, lane), lut = u32(c, ins, s + 3, lane) & 0xFF;
         uint32_t r = 0;
         for (uint32_t i = 0; i < 8; ++i) {
             if (!((lut >> i) & 1)) continue;
@@ -72,10 +76,17 @@ void lop3_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             r |= ma & mb & mc;
         }
         write(c, ins.ops[0], lane, r);
+        if (ins.dest_pair) {
+            bool q = read(c, ins.ops[6], lane) & 1;
+            write(c, ins.ops[1], lane, ins.flags & 1 ? (r != 0 && q) : (r != 0 || q));
+        }
     });
 }
 std::string dec_lop3(const matched_instruction& m, exec_instruction& out) {
-    if (m.has("bool")) return "lop3 with a predicate output is not implemented yet";
+    // The predicate form is d|p, a, b, c, immLut, q: seven operands once the pipe is split.
+    if (m.has("bool") != out.dest_pair || (out.dest_pair && out.nops != 7))
+        return "lop3 takes d|p and q together with .and/.or, and neither without";
+    out.flags = m.get("bool") == "and" ? 1 : 0;
     out.run = lop3_handler;
     return {};
 }
@@ -193,15 +204,21 @@ void szext_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) 
     });
 }
 
-// mul24/mad24 .lo/.hi: 24-bit operands, low or high 32 bits of the 48-bit product
+// mul24/mad24 .lo/.hi: 24-bit operands, low or high 32 bits of the 48-bit product;
+// mad24.hi.sat.s32 clamps the signed sum of the high half and c to s32.
 void mul24_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    const bool hi = ins.flags & 1, mad = ins.flags & 2, sign = is_signed(ins.type);
+    const bool hi = ins.flags & 1, mad = ins.flags & 2, sat = ins.flags & 4, sign = is_signed(ins.type);
     for_lanes(mask, [&](uint32_t lane) {
         int64_t a = sign ? sign_extend(u32(c, ins, 1, lane), 24) : (u32(c, ins, 1, lane) & 0xFFFFFF);
         int64_t b = sign ? sign_extend(u32(c, ins, 2, lane), 24) : (u32(c, ins, 2, lane) & 0xFFFFFF);
         uint64_t p = static_cast<uint64_t>(a * b);
         uint32_t r = hi ? static_cast<uint32_t>(p >> 16) : static_cast<uint32_t>(p);
-        if (mad) r += u32(c, ins, 3, lane);
+        if (sat) {
+            int64_t s = static_cast<int64_t>(static_cast<int32_t>(r)) + static_cast<int32_t>(u32(c, ins, 3, lane));
+            r = static_cast<uint32_t>(std::clamp<int64_t>(s, INT32_MIN, INT32_MAX));
+        } else if (mad) {
+            r += u32(c, ins, 3, lane);
+        }
         write(c, ins.ops[0], lane, r);
     });
 }
@@ -265,8 +282,9 @@ std::string dec_clamp_mode(const matched_instruction& m, exec_instruction& out) 
     return {};
 }
 std::string dec_mul24(const matched_instruction& m, exec_instruction& out) {
-    if (m.has("sat")) return "mad24.sat is not implemented yet";
-    out.flags = (m.get("mode") == "hi" ? 1 : 0) | (m.row->key == "mad24" ? 2 : 0);
+    // ptxas takes .sat only as mad24.hi.sat.s32 (the table's rule gives the .s32).
+    if (m.has("sat") && m.get("mode") != "hi") return "mad24.lo.sat is not valid PTX (only mad24.hi.sat.s32)";
+    out.flags = static_cast<uint8_t>((m.get("mode") == "hi" ? 1 : 0) | (m.row->key == "mad24" ? 2 : 0) | (m.has("sat") ? 4 : 0));
     out.run = mul24_handler;
     return {};
 }

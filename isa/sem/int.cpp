@@ -132,7 +132,7 @@ std::string simple(const matched_instruction& m, exec_instruction& out) {
     if (is_float(out.type)) return decode_float(m, out);
     if (out.type == data_type::pred && Op != iop::and_ && Op != iop::or_ && Op != iop::xor_ && Op != iop::not_)
         return "predicate form not supported";
-    if (m.has_mod("cc")) return "carry (.cc) is not implemented yet";
+    if (m.has_mod("cc")) return decode_carry(m, out);
     if (m.has("sat")) out.flags |= 1;
     out.run = binary_for<Op>(out.type);
     return {};
@@ -151,7 +151,7 @@ std::string dec_mul(const matched_instruction& m, exec_instruction& out) {
 std::string dec_mad(const matched_instruction& m, exec_instruction& out) {
     if (is_float(out.type)) return decode_float(m, out);
     std::string_view mode = m.get("mode");
-    if (m.has_mod("cc")) return "carry (.cc) is not implemented yet";
+    if (m.has_mod("cc")) return decode_carry(m, out);
     if (m.has("sat")) out.flags |= 1;
     if (mode == "hi") out.run = binary_for<iop::mad_hi>(out.type);
     else if (mode == "wide") out.run = binary_for<iop::mad_wide>(out.type);

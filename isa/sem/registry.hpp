@@ -31,8 +31,18 @@ std::span<const entry> warp_entries();
 std::span<const entry> bits_entries();
 std::span<const entry> approx_entries();
 std::span<const entry> float_misc_entries();
+std::span<const entry> carry_entries();
+std::span<const entry> video_entries();
 // rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
 std::string decode_approx(const matched_instruction& m, exec_instruction& out);
+
+// The carry forms (isa/sem/carry.cpp): add.cc, sub.cc, mad.cc come here
+// from int.cpp; addc, subc, madc have their own entries. The decoder gives
+// each instruction for which uses_carry_flag holds the function's hidden
+// CC.CF predicate as operand ops[carry_operand].
+inline constexpr uint32_t carry_operand = 5;
+bool uses_carry_flag(const matched_instruction& m);
+std::string decode_carry(const matched_instruction& m, exec_instruction& out);
 
 // Float forms of keys that integer code also uses (add, mul, min ...).
 std::string decode_float(const matched_instruction& m, exec_instruction& out);

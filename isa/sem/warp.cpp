@@ -1,5 +1,5 @@
 // Warp-level instructions: shfl.sync, vote.sync, bar.warp.sync, redux.sync,
-// activemask, elect.sync. Each waits (context.warp_sync) until every lane
+// activemask, elect.sync, match.sync. Each waits (context.warp_sync) until every lane
 // its member mask names has arrived, then reads all sources before writing
 // any destination, as the lanes exchange values in one step.
 #include <array>
@@ -153,9 +153,42 @@ std::string dec_elect(const matched_instruction&, exec_instruction& out) {
     return {};
 }
 
+// match.any.sync.type d, a, membermask: d = the member lanes whose a equals this lane's;
+// match.all.sync.type d[|p], a, membermask: d = the members when all a agree, else 0; p says whether they do.
+void match_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const uint32_t base = ins.dest_pair ? 2 : 1;
+    if (!gather(c, ins, mask, ins.ops[base + 1])) return;
+    const uint64_t width = mask_bits(bits_of(ins.type));
+    std::array<uint64_t, warp_size> val{};
+    for_lanes(mask, [&](uint32_t lane) { val[lane] = read(c, ins.ops[base], lane) & width; });
+    const bool all = ins.sub;
+    bool same = true;
+    uint32_t first = static_cast<uint32_t>(__builtin_ctz(mask));
+    for_lanes(mask, [&](uint32_t lane) { same = same && val[lane] == val[first]; });
+    for_lanes(mask, [&](uint32_t lane) {
+        uint32_t d = 0;
+        if (all) {
+            d = same ? mask : 0;
+        } else {
+            for_lanes(mask, [&](uint32_t other) {
+                if (val[other] == val[lane]) d |= 1u << other;
+            });
+        }
+        write(c, ins.ops[0], lane, d);
+        if (ins.dest_pair) write(c, ins.ops[1], lane, same);
+    });
+}
+std::string dec_match(const matched_instruction& m, exec_instruction& out) {
+    out.control = true; // waits for its member lanes
+    out.sub = m.get("mode") == "all" ? 1 : 0;
+    if (out.dest_pair && !out.sub) return "match.any has no predicate output";
+    out.run = match_handler;
+    return {};
+}
+
 constexpr entry entries[] = {
     {"shfl.sync", dec_shfl}, {"vote.sync", dec_vote}, {"bar.warp.sync", dec_bar_warp}, {"activemask", dec_activemask},
-    {"redux.sync", dec_redux}, {"elect.sync", dec_elect},
+    {"redux.sync", dec_redux}, {"elect.sync", dec_elect}, {"match", dec_match},
 };
 
 } // namespace

@@ -53,9 +53,10 @@ const auto followsym = char_("a-zA-Z0-9_$");
 // PTX identifier: [a-zA-Z]{followsym}* | [_$%]{followsym}+
 const auto identifier = lexeme[(alpha_c >> *followsym) | (char_("_$%") >> +followsym)];
 // Operand names may carry a vector component (%tid.x, %ntid.y) or, in video
-// instructions, a byte or half-word selector (%r1.b0, %r2.h1, %r1.b3210, %r1.h10).
+// instructions, a byte or half-word selector (%r1.b0, %r2.h1, %r1.b3210, %r1.h10;
+// SIMD half-word selectors pick among four: %r2.h32).
 const auto component_name =
-    lexeme[identifier >> -('.' >> ((char_('b') >> +char_("0-7")) | (char_('h') >> +char_("01")) | char_("xyzwrgba")) >>
+    lexeme[identifier >> -('.' >> ((char_('b') >> +char_("0-7")) | (char_('h') >> +char_("0-3")) | char_("xyzwrgba")) >>
                            !followsym)];
 
 inline std::string_view view(const auto& range) {

@@ -139,6 +139,15 @@ TEST(grammar, special_register_components) {
     EXPECT_EQ(f.s(f.ins(3).operands[1].name), "%envreg2");
 }
 
+TEST(grammar, video_selectors_stay_part_of_the_name) {
+    // SIMD half-word selectors name any of four half-words of b:a (.h32, .h03).
+    body_fixture f("vadd2.u32.u32.u32 %r1.h1, %r2.h32, %r3.h03, %r4;\nvadd4.u32.u32.u32 %r1, %r2.b7654, %r3.b0, %r4;");
+    ASSERT_TRUE(messages(f.p.diags).empty()) << messages(f.p.diags)[0];
+    EXPECT_EQ(f.s(f.ins(0).operands[1].name), "%r2.h32");
+    EXPECT_EQ(f.s(f.ins(0).operands[2].name), "%r3.h03");
+    EXPECT_EQ(f.s(f.ins(1).operands[1].name), "%r2.b7654");
+}
+
 TEST(grammar, call_sequences_direct_indirect_and_prototypes) {
     std::string text = std::string(header) +
                        ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n"
