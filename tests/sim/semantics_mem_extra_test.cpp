@@ -4,6 +4,7 @@
 // malloc/free. Expected values are worked out by hand from the PTX ISA.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "models/model.hpp"
@@ -279,6 +280,207 @@ TEST(semantics_mem_extra, isspacep_classifies_generic_addresses) {
               ".shared .align 4 .b8 sbuf[16];\n.const .align 4 .u32 cvar = 3;\n");
     auto out = f.run(std::vector<uint32_t>(11, 7));
     EXPECT_EQ(out, (std::vector<uint32_t>{1, 0, 1, 1, 1, 1, 0, 1, 0, 1, 0}));
+}
+
+
+TEST(semantics_mem_extra, alloca_gives_local_memory_that_stackrestore_and_return_release) {
+    fixture f(R"(
+    stacksave.u64 %rd2;
+    alloca.u64 %rd3, 12, 16;
+    st.local.u32 [%rd3], 41;
+    st.local.u32 [%rd3+8], 43;
+    cvta.local.u64 %rd4, %rd3;
+    ld.u32 %r1, [%rd4+8];                         // through the generic window
+    ld.local.u32 %r2, [%rd3];
+    add.u32 %r1, %r1, %r2;
+    st.global.u32 [%rd1], %r1;
+    alloca.u64 %rd5, 1;                           // default alignment 8: right after 12 bytes, at 16
+    sub.s64 %rd6, %rd5, %rd3;
+    cvt.u32.u64 %r3, %rd6;  st.global.u32 [%rd1+4], %r3;
+    stackrestore.u64 %rd2;
+    alloca.u64 %rd7, 4;                           // the restored stack hands out the first block again
+    setp.eq.u64 %p1, %rd7, %rd3;  selp.u32 %r4, 1, 0, %p1;  st.global.u32 [%rd1+8], %r4;
+    stacksave.u64 %rd8;
+    call.uni grab, ();
+    stacksave.u64 %rd9;                           // the callee's alloca is gone after its return
+    setp.eq.u64 %p1, %rd8, %rd9;  selp.u32 %r4, 1, 0, %p1;  st.global.u32 [%rd1+12], %r4;)",
+              ".func grab()\n{\n.reg .b64 %x;\nalloca.u64 %x, 64;\nst.local.u64 [%x+56], 1;\nret;\n}\n");
+    auto out = f.run({0, 0, 0, 0});
+    EXPECT_EQ(out, (std::vector<uint32_t>{84, 16, 1, 1}));
+}
+
+TEST(semantics_mem_extra, alloca_past_the_stack_limit_is_a_located_stack_overflow) {
+    fixture f("alloca.u64 %rd2, 1000;\nalloca.u64 %rd3, 100;");
+    auto r = f.fault({0});
+    EXPECT_EQ(r.kind, "stack overflow");
+    EXPECT_EQ(r.ptx_line, 14u);
+    EXPECT_EQ(r.message, "alloca of 100 bytes overflows the 1024-byte per-thread stack (1000 bytes in use)");
+    sim::launch_options o;
+    o.stack_bytes = 4096; // a larger limit lets it run
+    f.run({0}, {1}, {1}, o);
+}
+
+TEST(semantics_mem_extra, access_past_an_alloca_block_faults) {
+    fixture f("alloca.u64 %rd2, 8;\nst.local.u32 [%rd2+8], 1;");
+    auto r = f.fault({0});
+    EXPECT_EQ(r.kind, "out-of-bounds access");
+    EXPECT_EQ(r.message, "out-of-bounds alloca stack write of 4 bytes at offset 8 (alloca stack memory is 8 bytes)");
+}
+
+TEST(semantics_mem_extra, createpolicy_is_deterministic_and_cache_line_operations_keep_data) {
+    fixture f(R"(
+    createpolicy.fractional.L2::evict_last.b64 %rd2, 0f3F000000;
+    createpolicy.fractional.L2::evict_last.b64 %rd3, 0f3F000000;
+    createpolicy.fractional.L2::evict_first.b64 %rd4, 0f3F000000;
+    createpolicy.range.L2::evict_last.L2::evict_first.b64 %rd5, [%rd1], 128, 256;
+    setp.eq.u64 %p1, %rd2, %rd3;  selp.u32 %r1, 1, 0, %p1;  st.global.u32 [%rd1+128], %r1;
+    setp.ne.u64 %p1, %rd2, %rd4;  selp.u32 %r1, 1, 0, %p1;  st.global.u32 [%rd1+132], %r1;
+    ld.global.L2::cache_hint.u32 %r2, [%rd1], %rd5;
+    st.global.L2::cache_hint.u32 [%rd1+136], %r2, %rd2;
+    applypriority.global.L2::evict_normal [%rd1], 128;
+    discard.global.L2 [%rd1], 128;
+    ld.global.u32 %r3, [%rd1+4];  st.global.u32 [%rd1+140], %r3;)");
+    std::vector<uint32_t> init(36, 0);
+    init[0] = 5;
+    init[1] = 6;
+    auto out = f.run(init);
+    EXPECT_EQ(out[32], 1u);
+    EXPECT_EQ(out[33], 1u);
+    EXPECT_EQ(out[34], 5u);
+    EXPECT_EQ(out[35], 6u); // discard keeps the data (a deterministic choice; the ISA leaves it unpredictable)
+}
+
+TEST(semantics_mem_extra, discard_needs_a_128_byte_aligned_line) {
+    fixture f("discard.global.L2 [%rd1+64], 128;");
+    auto r = f.fault(std::vector<uint32_t>(64, 0));
+    EXPECT_EQ(r.kind, "misaligned access");
+}
+
+TEST(semantics_mem_extra, bar_red_delivers_the_reduction_to_every_thread) {
+    fixture f(R"(
+    mov.u32 %r1, %tid.x;
+    rem.u32 %r2, %r1, 3;
+    setp.eq.u32 %p1, %r2, 0;                      // true for 0, 3, ..., 63: 22 of 64 threads
+    bar.red.popc.u32 %r3, 0, %p1;
+    setp.lt.u32 %p2, %r1, 64;                     // true for all
+    bar.red.and.pred %p3, 1, %p2;
+    setp.ne.u32 %p4, %r1, 5;                      // false for thread 5 only
+    bar.red.and.pred %p5, 2, 64, %p4;
+    barrier.red.or.pred %p6, 3, !%p4;             // only thread 5 has !p4
+    selp.u32 %r4, 1, 0, %p3;
+    selp.u32 %r5, 2, 0, %p5;
+    selp.u32 %r6, 4, 0, %p6;
+    add.u32 %r4, %r4, %r5;
+    add.u32 %r4, %r4, %r6;
+    mul.wide.u32 %rd2, %r1, 8;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.v2.u32 [%rd3], {%r3, %r4};)");
+    auto out = f.run(std::vector<uint32_t>(128, 9), {1}, {64});
+    for (uint32_t t = 0; t < 64; ++t) {
+        EXPECT_EQ(out[t * 2], 22u) << t;
+        EXPECT_EQ(out[t * 2 + 1], 1u + 0u + 4u) << t; // and: all true; and with thread 5 false: false; or: true
+    }
+}
+
+// malloc(n) as nvcc calls it.
+std::string call_malloc(const std::string& size, const std::string& ret) {
+    return "{\n.param .b64 param0;\nst.param.b64 [param0], " + size +
+           ";\n.param .b64 retval0;\ncall.uni (retval0), malloc, (param0);\nld.param.b64 " + ret + ", [retval0];\n}\n";
+}
+std::string call_free(const std::string& ptr) {
+    return "{\n.param .b64 param0;\nst.param.b64 [param0], " + ptr + ";\ncall.uni free, (param0);\n}\n";
+}
+const char* malloc_decls =
+    ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+    ".extern .func free(.param .b64 free_param_0);\n";
+
+TEST(semantics_mem_extra, device_malloc_gives_distinct_aligned_blocks_that_free_releases) {
+    fixture f(R"(
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    mad.lo.u32 %r3, %r2, 64, %r1;
+    mul.wide.u32 %rd2, %r3, 8;
+    add.s64 %rd3, %rd1, %rd2;
+    mov.u64 %rd4, 24;
+)" + call_malloc("%rd4", "%rd5") + R"(
+    st.u64 [%rd5+16], %rd5;                       // writable to its last 8 bytes
+    ld.u64 %rd6, [%rd5+16];
+    st.global.u64 [%rd3], %rd6;
+)" + call_free("%rd5") + call_free("0"),
+              malloc_decls);
+    sim::launch_options o;
+    o.threads = 2;
+    uint64_t buf = f.dev.allocate(32 * 64 * 8);
+    auto r = f.launch(buf, {32}, {64}, o);
+    ASSERT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
+    std::vector<uint64_t> p(32 * 64);
+    f.dev.read(buf, p.data(), p.size() * 8);
+    std::sort(p.begin(), p.end());
+    EXPECT_NE(p[0], 0u);
+    EXPECT_EQ(std::adjacent_find(p.begin(), p.end()), p.end()); // all distinct
+    for (uint64_t a : p) EXPECT_EQ(a % 16, 0u);
+}
+
+TEST(semantics_mem_extra, device_malloc_returns_null_when_the_heap_is_exhausted) {
+    fixture f(R"(
+    mov.u64 %rd4, 40;
+)" + call_malloc("%rd4", "%rd5") + call_malloc("%rd4", "%rd6") + call_malloc("0", "%rd7") + R"(
+    setp.ne.u64 %p1, %rd5, 0;  selp.u32 %r1, 1, 0, %p1;  st.global.u32 [%rd1], %r1;
+    setp.ne.u64 %p1, %rd6, 0;  selp.u32 %r1, 1, 0, %p1;  st.global.u32 [%rd1+4], %r1;
+    setp.ne.u64 %p1, %rd7, 0;  selp.u32 %r1, 1, 0, %p1;  st.global.u32 [%rd1+8], %r1;
+)" + call_free("%rd5"),
+              malloc_decls);
+    sim::launch_options o;
+    o.malloc_heap_bytes = 64; // 40 fits, a second 40 does not; malloc(0) is NULL
+    EXPECT_EQ(f.run({9, 9, 9}, {1}, {1}, o), (std::vector<uint32_t>{1, 0, 0}));
+    // The first launch freed its block: the heap is empty again.
+    EXPECT_EQ(f.run({9, 9, 9}, {1}, {1}, o), (std::vector<uint32_t>{1, 0, 0}));
+}
+
+TEST(semantics_mem_extra, device_malloc_blocks_live_across_launches_until_freed) {
+    // Launch 1 (out[2] == 0) mallocs, stores 1234 there and keeps the pointer in out;
+    // launch 2 reads it through the pointer and frees it; launch 3 uses it after free.
+    fixture f(R"(
+    ld.global.u32 %r1, [%rd1+8];
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra SECOND;
+    mov.u64 %rd4, 4;
+)" + call_malloc("%rd4", "%rd5") + R"(
+    st.u32 [%rd5], 1234;
+    st.global.u64 [%rd1], %rd5;
+    st.global.u32 [%rd1+8], 1;
+    bra.uni DONE;
+SECOND:
+    ld.global.u64 %rd5, [%rd1];
+    ld.u32 %r2, [%rd5];
+    st.global.u32 [%rd1+12], %r2;
+    setp.eq.u32 %p2, %r1, 2;
+    @%p2 bra DONE;
+)" + call_free("%rd5") + R"(
+    st.global.u32 [%rd1+8], 2;
+DONE:)",
+              malloc_decls);
+    uint64_t buf = f.buffer({0, 0, 0, 0});
+    ASSERT_TRUE(f.launch(buf, {1}, {1}).ok);
+    ASSERT_TRUE(f.launch(buf, {1}, {1}).ok);
+    EXPECT_EQ(f.read(buf, 4)[3], 1234u);
+    auto r = f.launch(buf, {1}, {1});
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "use after free");
+}
+
+TEST(semantics_mem_extra, freeing_what_malloc_did_not_return_is_a_located_fault) {
+    fixture f(call_free("%rd1"), malloc_decls);
+    auto r = f.fault({0});
+    EXPECT_EQ(r.kind, "invalid address");
+    EXPECT_EQ(r.ptx_line, 18u); // the call instruction
+    EXPECT_EQ(r.message.rfind("free of 0x", 0), 0u) << r.message;
+    EXPECT_NE(r.message.find("not a pointer that device malloc returned"), std::string::npos) << r.message;
+
+    fixture g("mov.u64 %rd4, 8;\n" + call_malloc("%rd4", "%rd5") + call_free("%rd5") + call_free("%rd5"), malloc_decls);
+    auto r2 = g.fault({0});
+    EXPECT_EQ(r2.kind, "invalid address");
+    EXPECT_NE(r2.message.find("double free"), std::string::npos) << r2.message;
 }
 
 } // namespace
