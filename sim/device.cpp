@@ -320,7 +320,8 @@ uint64_t device::allocate(uint64_t bytes, uint64_t align) { return global_->allo
 
 namespace ptxsim::sim {
 
-bool device::free(uint64_t address) { return global_->free(address).ok(); }
+// As cudaFree, refuses a block that device malloc returned (only device free releases those).
+bool device::free(uint64_t address) { return !heap_->owns(address) && global_->free(address).ok(); }
 bool device::write(uint64_t address, const void* src, uint64_t bytes) { return global_->copy_to_device(address, src, bytes).ok(); }
 bool device::read(uint64_t address, void* dst, uint64_t bytes) { return global_->copy_from_device(dst, address, bytes).ok(); }
 

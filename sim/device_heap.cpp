@@ -37,9 +37,9 @@ std::string device_heap::free(uint64_t address) {
     return {};
 }
 
-uint64_t device_heap::bytes_in_use() {
+bool device_heap::owns(uint64_t address) {
     std::shared_lock lock(lock_);
-    return in_use_;
+    return live_.count(address) != 0;
 }
 
 void device_heap::end_launch() {

@@ -33,9 +33,11 @@ public:
     // address cannot be freed (double free, not from malloc).
     std::string free(uint64_t address);
 
+    // Whether `address` is a live block of this heap (the host may not cudaFree one).
+    bool owns(uint64_t address);
+
     std::shared_mutex& table_lock() { return lock_; }
     uint64_t epoch() const { return epoch_.load(std::memory_order_acquire); }
-    uint64_t bytes_in_use();
     // After a launch, when no access is in flight: give back the host
     // storage of the blocks freed during it.
     void end_launch();

@@ -462,6 +462,9 @@ DONE:)",
               malloc_decls);
     uint64_t buf = f.buffer({0, 0, 0, 0});
     ASSERT_TRUE(f.launch(buf, {1}, {1}).ok);
+    uint64_t block = 0;
+    f.dev.read(buf, &block, 8);
+    EXPECT_FALSE(f.dev.free(block)); // the host may not cudaFree a device-malloc'd block
     ASSERT_TRUE(f.launch(buf, {1}, {1}).ok);
     EXPECT_EQ(f.read(buf, 4)[3], 1234u);
     auto r = f.launch(buf, {1}, {1});
