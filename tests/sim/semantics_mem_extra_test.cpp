@@ -23,8 +23,8 @@ struct fixture {
     std::optional<sim::kernel_ref> kernel;
 
     // `prelude` goes before the kernel (module variables, functions).
-    explicit fixture(const std::string& body, const std::string& prelude = "") {
-        std::string text = std::string(header) + prelude + ".visible .entry k(.param .u64 out)\n{\n" + regs +
+    explicit fixture(const std::string& body, const std::string& prelude = "", const std::string& head = header) {
+        std::string text = head + prelude + ".visible .entry k(.param .u64 out)\n{\n" + regs +
                            "ld.param.u64 %rd1, [out];\n" + body + "\nret;\n}\n";
         EXPECT_TRUE(dev.load_module_text("m.ptx", text, d)) << (d.all().empty() ? "" : d.all()[0].message);
         std::string why;
@@ -108,6 +108,19 @@ TEST(semantics_mem_extra, b128_access_must_be_16_byte_aligned) {
     auto r = f.fault({0, 0, 0, 0, 0, 0});
     EXPECT_EQ(r.kind, "misaligned access");
     EXPECT_EQ(r.ptx_line, 13u);
+}
+
+TEST(semantics_mem_extra, v8_loads_and_stores_move_256_bits_on_sm_100) {
+    fixture f(R"(
+    ld.global.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];
+    st.global.v8.b32 [%rd1+32], {%r8, %r7, %r6, %r5, %r4, %r3, %r2, %r1};
+    ld.global.v4.u64 {%rd2, %rd3, %rd4, %rd5}, [%rd1];
+    st.global.v4.u64 [%rd1+64], {%rd5, %rd4, %rd3, %rd2};)",
+              "", ".version 8.8\n.target sm_100a\n.address_size 64\n");
+    auto out = f.run({1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+    EXPECT_EQ(std::vector<uint32_t>(out.begin() + 8, out.begin() + 16), (std::vector<uint32_t>{8, 7, 6, 5, 4, 3, 2, 1}));
+    // u64 elements reversed: (7,8) (5,6) (3,4) (1,2)
+    EXPECT_EQ(std::vector<uint32_t>(out.begin() + 16, out.begin() + 24), (std::vector<uint32_t>{7, 8, 5, 6, 3, 4, 1, 2}));
 }
 
 TEST(semantics_mem_extra, vector_mov_reads_all_sources_before_writing) {
