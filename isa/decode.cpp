@@ -63,6 +63,7 @@ std::optional<special_reg> special_of(std::string_view n) {
 struct reg_binding {
     uint32_t slot;
     bool pred;
+    uint32_t width = 1; // slots per register: 2 for .b128
 };
 
 struct scope {
@@ -193,7 +194,7 @@ private:
         uint32_t n = v.is_range ? v.range : 1;
         uint32_t width = v.type == data_type::b128 ? 2 : 1; // b128 takes two 64-bit slots
         uint32_t& next = pred ? next_pred_ : next_reg_;
-        reg_binding first{next, pred};
+        reg_binding first{next, pred, width};
         next += n * width;
         if (v.is_range) s.ranges[m_.str(v.name)] = {first, n};
         else s.names[v.name] = first;
@@ -216,7 +217,8 @@ private:
         for (char c : text.substr(d)) idx = idx * 10 + static_cast<uint32_t>(c - '0');
         for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
             auto r = it->ranges.find(text.substr(0, d));
-            if (r != it->ranges.end() && idx < r->second.second) return reg_binding{r->second.first.slot + idx, r->second.first.pred};
+            if (r != it->ranges.end() && idx < r->second.second)
+                return reg_binding{r->second.first.slot + idx * r->second.first.width, r->second.first.pred, r->second.first.width};
         }
         return std::nullopt;
     }

@@ -71,7 +71,7 @@ uint64_t global_memory::allocate(uint64_t size, uint64_t align, std::string labe
     return base;
 }
 
-free_result global_memory::free(uint64_t address) {
+free_result global_memory::free(uint64_t address, bool keep_storage) {
     if (address == 0) return {};
     ptrdiff_t i = index_at_or_below(address);
     if (i >= 0 && ranges_[size_t(i)].base == address) {
@@ -79,12 +79,18 @@ free_result global_memory::free(uint64_t address) {
         if (!r.alive) return {free_status::double_free, info_at(size_t(i))};
         r.alive = false;
         r.host = nullptr;
-        records_[size_t(i)].storage = {};  // give the host memory back; the row stays
+        if (keep_storage) kept_.push_back(size_t(i));
+        else records_[size_t(i)].storage = {};  // give the host memory back; the row stays
         live_bytes_ -= r.size;
         return {free_status::ok, info_at(size_t(i))};
     }
     if (ranges_.empty() || address < options_.base || address >= next_) return {free_status::unmapped, {}};
     return {free_status::not_allocation_base, nearest_to(address)};
+}
+
+void global_memory::release_kept_storage() {
+    for (size_t i : kept_) records_[i].storage = {};
+    kept_.clear();
 }
 
 ptrdiff_t global_memory::index_at_or_below(uint64_t address) const noexcept {

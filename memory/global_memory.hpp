@@ -15,7 +15,10 @@
 // Sparseness comes from the host's lazy pages, not from bookkeeping here.
 //
 // Threads: allocate() and free() are called from one host thread while no
-// access is in flight. read/write/translate/check may run concurrently from
+// access is in flight, or (device malloc, sim/device_heap.hpp) under a lock
+// that keeps every reader of the table out; free(address, true) then keeps
+// the host buffer until release_kept_storage(), so a pointer another thread
+// translated before the free stays a valid host address. read/write/translate/check may run concurrently from
 // many threads: they only read the table, so accesses to distinct bytes are
 // safe (accesses to the same bytes are the kernel's own race).
 #include <cstddef>
@@ -66,7 +69,9 @@ public:
     uint64_t allocate(uint64_t size, uint64_t align = 256, std::string label = {});
     // Frees the allocation whose base is `address`; 0 is a no-op, as
     // cudaFree(nullptr). The row stays (marked dead) for use-after-free.
-    free_result free(uint64_t address);
+    free_result free(uint64_t address, bool keep_storage = false);
+    // Gives back the host buffers that free(…, true) kept.
+    void release_kept_storage();
 
     // The allocation whose bytes contain `address`, alive or dead.
     std::optional<allocation_info> find(uint64_t address) const;
@@ -136,6 +141,7 @@ private:
     std::vector<record> records_;
     uint64_t next_;        // lowest address the next allocation may use
     uint64_t live_bytes_ = 0;
+    std::vector<size_t> kept_;  // dead rows whose storage free(…, true) kept
 };
 
 } // namespace ptxsim::memory

@@ -9,6 +9,7 @@
 #include "memory/global_memory.hpp"
 #include "parser/parser.hpp"
 #include "sim/engine.hpp"
+#include "sim/device_heap.hpp"
 #include "sim/global_port_adapter.hpp"
 
 namespace ptxsim::sim {
@@ -51,7 +52,8 @@ uint64_t function_token(size_t id) { return 0xF000000000000000ull + id * 16; }
 
 } // namespace
 
-device::device(models::gpu_model model) : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()) {}
+device::device(models::gpu_model model)
+    : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()), heap_(std::make_unique<device_heap>(*global_)) {}
 device::~device() = default;
 
 memory::global_memory& device::global() { return *global_; }
@@ -303,7 +305,13 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
         auto [mi, f] = functions_[static_cast<size_t>(id)];
         locate(*modules_[mi], *f, pos, r);
     };
-    return run_launch(req, [this] { return std::make_unique<global_port_adapter>(*global_); });
+    req.heap = heap_.get();
+    for (const auto& mod : modules_) // for isspacep.const
+        for (const auto& [name, v] : mod->vars)
+            if (v.sp == isa::space::const_) req.const_ranges.push_back({v.address, v.size});
+    launch_result r = run_launch(req, [this] { return std::make_unique<global_port_adapter>(*global_, *heap_); });
+    heap_->end_launch();
+    return r;
 }
 
 uint64_t device::allocate(uint64_t bytes, uint64_t align) { return global_->allocate(bytes, align); }
@@ -312,7 +320,8 @@ uint64_t device::allocate(uint64_t bytes, uint64_t align) { return global_->allo
 
 namespace ptxsim::sim {
 
-bool device::free(uint64_t address) { return global_->free(address).ok(); }
+// As cudaFree, refuses a block that device malloc returned (only device free releases those).
+bool device::free(uint64_t address) { return !heap_->owns(address) && global_->free(address).ok(); }
 bool device::write(uint64_t address, const void* src, uint64_t bytes) { return global_->copy_to_device(address, src, bytes).ok(); }
 bool device::read(uint64_t address, void* dst, uint64_t bytes) { return global_->copy_from_device(dst, address, bytes).ok(); }
 

@@ -22,6 +22,8 @@ class global_memory;
 
 namespace ptxsim::sim {
 
+class device_heap;
+
 struct kernel_ref {
     size_t module = 0;
     const parser::function* function = nullptr;
@@ -75,6 +77,7 @@ private:
     // Every function with a body, in load order: the index is its function id.
     std::vector<std::pair<size_t, const parser::function*>> functions_;
     std::unique_ptr<memory::global_memory> global_;
+    std::unique_ptr<device_heap> heap_;  // device malloc/free; outlives launches, as in CUDA
     std::vector<std::unique_ptr<loaded_module>> modules_;
 };
 

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "isa/sem/operands.hpp"
+#include "sim/device_heap.hpp"
 
 namespace ptxsim::sim {
 namespace {
@@ -27,6 +28,10 @@ constexpr uint64_t shared_window = 0x0000100000000000ull;
 constexpr uint64_t local_window = 0x0000200000000000ull;
 constexpr uint64_t param_window = 0x0000300000000000ull;
 constexpr uint64_t window_size = 0x0000000100000000ull;
+// alloca'd memory: .local offsets from here up are the lane's dynamic stack
+// (a static .local frame never reaches this far). 2^31 keeps every
+// alignment alloca may ask for (up to 2^23) and fits .u32 addresses.
+constexpr uint64_t stack_base = 0x80000000ull;
 
 struct cta_state;
 
@@ -42,6 +47,13 @@ struct frame {
 struct return_entry {
     uint32_t pc;                           // where the caller continues
     const isa::exec_call_site* site;       // which of its variables receive the results
+    uint32_t stack_top;                    // the caller's alloca stack: what the callee took is released on return
+};
+
+// One lane's alloca stack: bytes [0, top) are allocated.
+struct lane_stack {
+    std::vector<uint8_t> bytes;
+    uint32_t top = 0;
 };
 
 struct warp_state {
@@ -55,6 +67,7 @@ struct warp_state {
     std::array<uint32_t, warp_size> depth{}; // call depth: 0 in the kernel
     std::array<std::vector<return_entry>, warp_size> returns;
     std::vector<frame> frames;   // by depth, grown on demand
+    std::array<lane_stack, warp_size> stacks;
     std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
     uint64_t diverged_steps = 0;
     // Converged: every lane that has not exited is at `upc`, at one call
@@ -85,6 +98,15 @@ constexpr uint32_t max_call_depth = 256;
 struct barrier_state {
     uint32_t arrived = 0;
     uint32_t expected = 0;   // an explicit thread count, or 0: every thread of the CTA that has not exited
+    uint32_t popc = 0;       // bar.red: threads whose predicate was true so far
+};
+
+// A warp's lanes waiting at bar.red for the result, and where it goes.
+struct reduce_waiter {
+    warp_state* warp;
+    uint32_t mask, depth;
+    isa::bar_reduction op;
+    isa::exec_operand dest;
 };
 
 struct cta_state {
@@ -386,6 +408,11 @@ private:
             store = &cur_->cta->shared;
             limit = store->size();
             name = "shared";
+        } else if (sp == space::local && off >= stack_base) { // alloca'd
+            store = &cur_->stacks[lane].bytes;
+            off -= stack_base;
+            limit = cur_->stacks[lane].top;
+            name = "alloca stack";
         } else if (sp == space::local) {
             store = &cur_->frames[cur_depth_].local;
             base = size_t(lane) * max_local_;
@@ -459,12 +486,65 @@ private:
     // rule keeps this simple).
     bool atomic(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* old_out,
                 uint64_t (*op)(uint64_t, uint64_t, uint64_t), uint64_t a, uint64_t b) override {
-        std::lock_guard<std::mutex> lock(shared_.atomic_locks[(addr >> 3) % shared_.atomic_locks.size()]);
+        std::lock_guard<std::mutex> lock(atomic_lock(addr));
         uint64_t old = 0;
         if (!load(sp, addr, bytes, lane, &old)) return false;
         uint64_t nv = op(old, a, b);
         if (!store(sp, addr, bytes, lane, &nv)) return false;
         std::memcpy(old_out, &old, bytes);
+        return true;
+    }
+
+    // One lock per aligned 16 bytes, so a 128-bit atomic and a narrower one
+    // inside the same 16 bytes exclude each other.
+    std::mutex& atomic_lock(uint64_t addr) { return shared_.atomic_locks[(addr >> 4) % shared_.atomic_locks.size()]; }
+
+    bool atomic_bytes(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, uint8_t* old_out, isa::rmw_bytes op,
+                      const void* state) override {
+        std::lock_guard<std::mutex> lock(atomic_lock(addr));
+        uint8_t v[16];
+        if (bytes > sizeof v || !load(sp, addr, bytes, lane, v)) return false;
+        std::memcpy(old_out, v, bytes);
+        op(v, bytes, state);
+        return store(sp, addr, bytes, lane, v);
+    }
+
+    space generic_space(uint64_t addr, uint32_t) override {
+        uint64_t off;
+        if (window(addr, shared_window, off)) return space::shared;
+        if (window(addr, local_window, off)) return space::local;
+        if (window(addr, param_window, off)) return space::param;
+        for (const auto& [base, size] : req_.const_ranges)
+            if (addr - base < size) return space::const_;
+        return space::global;
+    }
+
+    bool stack_alloc(uint64_t bytes, uint64_t align, uint32_t lane, uint64_t& addr) override {
+        lane_stack& s = cur_->stacks[lane];
+        const uint64_t limit = req_.options.stack_bytes;
+        uint64_t at = (s.top + align - 1) & ~(align - 1);
+        if (at > limit || bytes > limit - at) {
+            fault(fault_kind::stack_overflow, lane, 0,
+                  fmt::format("alloca of {} bytes overflows the {}-byte per-thread stack ({} bytes in use)", bytes, limit, s.top));
+            return false;
+        }
+        s.top = static_cast<uint32_t>(at + bytes);
+        if (s.bytes.size() < s.top) s.bytes.resize(s.top, 0);
+        addr = stack_base + at;
+        return true;
+    }
+    uint64_t stack_pointer(uint32_t lane) override { return stack_base + cur_->stacks[lane].top; }
+    bool set_stack_pointer(uint64_t sp, uint32_t lane) override {
+        // Within this function's part of the stack: from its entry to now.
+        uint32_t floor = cur_depth_ && !cur_->returns[lane].empty() ? cur_->returns[lane].back().stack_top : 0;
+        lane_stack& s = cur_->stacks[lane];
+        if (sp < stack_base + floor || sp > stack_base + s.top) {
+            fault(fault_kind::invalid_address, lane, sp,
+                  fmt::format("stackrestore to {:#x}, outside this function's stack [{:#x}, {:#x}]", sp, stack_base + floor,
+                              stack_base + s.top));
+            return false;
+        }
+        s.top = static_cast<uint32_t>(sp - stack_base);
         return true;
     }
 
@@ -543,6 +623,38 @@ private:
         release_barriers_if_possible(cta);
     }
 
+    void barrier_reduce(uint32_t id, uint32_t count, uint32_t mask, uint32_t votes, isa::bar_reduction op,
+                        const isa::exec_operand& dest) override {
+        if (id < cur_->cta->barriers.size()) {
+            cur_->cta->barriers[id].popc += static_cast<uint32_t>(__builtin_popcount(votes & mask));
+            reduce_waiters_[id].push_back({cur_, mask, cur_depth_, op, dest});
+        }
+        barrier(id, count, mask, true);
+    }
+
+    // bar.red completes: each waiting lane gets the count (popc) or whether
+    // all (and) or any (or) of the participating threads' predicates held.
+    void deliver_reduction(cta_state& cta, uint32_t id, uint32_t arrived) {
+        uint32_t popc = cta.barriers[id].popc;
+        cta.barriers[id].popc = 0;
+        auto& ws = reduce_waiters_[id];
+        for (auto it = ws.begin(); it != ws.end();) {
+            if (it->warp->cta != &cta) {
+                ++it;
+                continue;
+            }
+            frame& f = it->warp->frames[it->depth];
+            bool flag = it->op == isa::bar_reduction::and_ ? popc == arrived : popc != 0;
+            for (uint32_t lanes = it->mask; lanes; lanes &= lanes - 1) {
+                uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
+                if (it->dest.kind == isa::opnd::reg) f.regs[size_t(it->dest.slot) * warp_size + l] = popc;
+                else if (it->dest.kind == isa::opnd::pred)
+                    f.preds[it->dest.slot] = flag ? f.preds[it->dest.slot] | (1u << l) : f.preds[it->dest.slot] & ~(1u << l);
+            }
+            it = ws.erase(it);
+        }
+    }
+
     void call(const isa::exec_instruction& ins, uint32_t mask) override {
         const isa::exec_call_site& site = cur_fn_->calls[ins.target];
         warp_state& w = *cur_;
@@ -574,7 +686,7 @@ private:
             for (size_t i = 0; i < site.args.size() && i < f.formal_params.size(); ++i)
                 std::memcpy(to + f.formal_params[i].offset, from + site.args[i].first,
                             std::min(site.args[i].second, f.formal_params[i].size));
-            w.returns[lane].push_back({w.pc[lane], &site});
+            w.returns[lane].push_back({w.pc[lane], &site, w.stacks[lane].top});
             w.depth[lane] = d + 1;
             w.pc[lane] = static_cast<uint32_t>(callee) << 20;
         }
@@ -602,6 +714,7 @@ private:
             }
             return_entry e = w.returns[lane].back();
             w.returns[lane].pop_back();
+            w.stacks[lane].top = e.stack_top;
             const isa::exec_function& f = *cur_fn_;
             uint8_t* from = w.frames[d].params.data() + size_t(lane) * max_params_;
             uint8_t* to = w.frames[d - 1].params.data() + size_t(lane) * max_params_;
@@ -663,8 +776,21 @@ private:
                               c.y, c.z, th.x, th.y, th.z, message));
             return;
         }
+        case isa::builtin::malloc: {
+            uint64_t p = req_.heap ? req_.heap->malloc(param_arg(site, 0, lane), req_.options.malloc_heap_bytes) : 0;
+            if (!site.rets.empty())
+                std::memcpy(cur_->frames[cur_depth_].params.data() + size_t(lane) * max_params_ + site.rets[0].first, &p,
+                            std::min<uint32_t>(site.rets[0].second, 8));
+            return;
+        }
+        case isa::builtin::free: {
+            uint64_t p = param_arg(site, 0, lane);
+            std::string why = req_.heap ? req_.heap->free(p) : std::string("device free without a device heap");
+            if (!why.empty()) fault(fault_kind::invalid_address, lane, p, std::move(why));
+            return;
+        }
         default:
-            fault(fault_kind::unsupported, lane, 0, "device malloc and free are not implemented yet");
+            fault(fault_kind::unsupported, lane, 0, "an unknown built-in function");
             return;
         }
     }
@@ -757,6 +883,7 @@ private:
             // A whole-CTA barrier waits for the threads that have not exited.
             uint32_t needed = b.expected ? b.expected : cta.threads - cta.exited_threads;
             if (b.arrived < needed) continue;
+            deliver_reduction(cta, id, b.arrived);
             b.arrived = 0;
             auto& ws = waiters_[id];
             for (auto it = ws.begin(); it != ws.end();) {
@@ -862,6 +989,7 @@ private:
     uint32_t cur_pc_ = 0;
     uint32_t cur_depth_ = 0;
     std::array<std::vector<std::pair<warp_state*, uint32_t>>, 16> waiters_;
+    std::array<std::vector<reduce_waiter>, 16> reduce_waiters_;
 };
 
 } // namespace

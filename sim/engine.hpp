@@ -17,6 +17,8 @@
 
 namespace ptxsim::sim {
 
+class device_heap;
+
 // What the engine needs from the device: global memory and the report of
 // the allocation nearest to an address.
 struct global_port {
@@ -42,6 +44,10 @@ struct launch_request {
     uint32_t resident_ctas = 1;            // how many CTAs the modelled GPU holds at once
     uint32_t sm_count = 1;
     launch_options options;
+    // Device malloc/free (null: they fault); the device's, shared by launches.
+    device_heap* heap = nullptr;
+    // [address, address + size) of every module .const variable (isspacep.const).
+    std::vector<std::pair<uint64_t, uint64_t>> const_ranges;
     // Source location of an instruction position, for fault reports.
     std::function<void(int32_t function_id, uint32_t pos, fault_report&)> locate;
 };

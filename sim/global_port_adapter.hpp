@@ -4,21 +4,26 @@
 // fault report (which allocation, how far past its end).
 #include <array>
 #include <cstring>
+#include <mutex>
 
 #include "memory/global_memory.hpp"
+#include "sim/device_heap.hpp"
 #include "sim/engine.hpp"
 
 namespace ptxsim::sim {
 
 class global_port_adapter final : public global_port {
 public:
-    explicit global_port_adapter(memory::global_memory& mem) : mem_(mem) {}
+    // `heap` (device malloc) may allocate and free during the launch: table
+    // reads then hold its lock, and a free drops the cached windows.
+    global_port_adapter(memory::global_memory& mem, device_heap& heap) : mem_(mem), heap_(heap) {}
 
     isa::fault_kind read(uint64_t addr, void* dst, uint32_t bytes) override {
         if (std::byte* p = fast(addr, bytes)) {
             std::memcpy(dst, p, bytes);
             return isa::fault_kind::none;
         }
+        std::shared_lock lock(heap_.table_lock());
         return convert(mem_.read(addr, dst, bytes));
     }
     isa::fault_kind write(uint64_t addr, const void* src, uint32_t bytes) override {
@@ -26,22 +31,28 @@ public:
             std::memcpy(p, src, bytes);
             return isa::fault_kind::none;
         }
+        std::shared_lock lock(heap_.table_lock());
         return convert(mem_.write(addr, src, bytes));
     }
     std::string describe(uint64_t) override { return memory::describe(last_); }
 
 private:
-    // The host storage of the allocations touched last. No allocation or
-    // free happens during a launch, so translated pointers stay valid; an
-    // access that is not wholly inside a live allocation takes the checked
-    // path, which words the fault.
+    // The host storage of the allocations touched last, valid while the
+    // heap's epoch is unchanged (only device free kills an allocation during
+    // a launch); an access that is not wholly inside a live allocation takes
+    // the checked path, which words the fault.
     struct window {
         uint64_t base = 0, end = 0;
         std::byte* host = nullptr;
     };
     std::byte* fast(uint64_t addr, uint32_t bytes) {
+        if (uint64_t e = heap_.epoch(); e != epoch_) {
+            windows_ = {};
+            epoch_ = e;
+        }
         for (const window& w : windows_)
             if (addr >= w.base && addr + bytes <= w.end && addr + bytes >= addr) return w.host + (addr - w.base);
+        std::shared_lock lock(heap_.table_lock());
         auto info = mem_.find(addr);
         if (!info || !info->alive || info->size == 0) return nullptr;
         std::byte* host = mem_.translate(info->base, info->size);
@@ -63,6 +74,8 @@ private:
     }
 
     memory::global_memory& mem_;
+    device_heap& heap_;
+    uint64_t epoch_ = 0;
     memory::access_result last_;
     std::array<window, 4> windows_{};
     size_t next_ = 0;

@@ -269,7 +269,8 @@ private:
             return s;
         }
         for (auto& [k, v] : l.items())
-            if (k != "kernel" && k != "grid" && k != "block" && k != "shared_bytes" && k != "args")
+            if (k != "kernel" && k != "grid" && k != "block" && k != "shared_bytes" && k != "args" && k != "malloc_heap_bytes" &&
+                k != "stack_bytes")
                 error(k, fmt::format("{}: unknown key '{}'", s.where, k));
         if (!l.contains("kernel") || !l["kernel"].is_string()) error("kernel", s.where + ": \"kernel\" names the entry to run");
         else s.kernel = l["kernel"];
@@ -280,6 +281,12 @@ private:
         if (l.contains("shared_bytes")) {
             if (!l["shared_bytes"].is_number_unsigned()) error("shared_bytes", s.where + ": \"shared_bytes\" is a byte count");
             else s.shared_bytes = l["shared_bytes"];
+        }
+        for (const char* key : {"malloc_heap_bytes", "stack_bytes"}) {
+            if (!l.contains(key)) continue;
+            if (!l[key].is_number_unsigned() || (std::string_view(key) == "stack_bytes" && l[key] > 0xFFFFFFFFull))
+                error(key, fmt::format("{}: \"{}\" is a byte count", s.where, key));
+            else (std::string_view(key) == "stack_bytes" ? s.stack_bytes : s.malloc_heap_bytes) = l[key].get<uint64_t>();
         }
         if (l.contains("args")) {
             if (!l["args"].is_array()) error("args", s.where + ": \"args\" is a list");

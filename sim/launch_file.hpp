@@ -36,6 +36,7 @@ struct launch_spec {
     std::string kernel;
     dim3 grid, block;
     uint32_t shared_bytes = 0;
+    std::optional<uint64_t> malloc_heap_bytes, stack_bytes; // launch_options defaults when absent
     std::vector<arg_spec> args;
     std::string where;
 };

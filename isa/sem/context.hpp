@@ -12,6 +12,14 @@ namespace ptxsim::isa {
 
 enum class fault_kind : uint8_t { none, out_of_bounds, misaligned, invalid_address, trap, unsupported, stack_overflow, use_after_free, assertion };
 
+// A read-modify-write of up to 16 bytes done as one atomic step (vector,
+// half-precision and 128-bit atomics): rewrites `value` in place from the
+// handler's operands in `state`.
+using rmw_bytes = void (*)(uint8_t* value, uint32_t bytes, const void* state);
+
+// The reduction of bar.red / barrier.red.
+enum class bar_reduction : uint8_t { popc, and_, or_ };
+
 struct exec_context {
     uint64_t* regs = nullptr;   // regs[slot * 32 + lane]
     uint32_t* preds = nullptr;  // preds[slot]: one bit per lane
@@ -28,13 +36,32 @@ struct exec_context {
     // Atomic read-modify-write: `op` computes the new value from the old.
     virtual bool atomic(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* old_out,
                         uint64_t (*op)(uint64_t old, uint64_t a, uint64_t b), uint64_t a, uint64_t b) = 0;
+    // atomic() for operations a 64-bit `op` cannot express. Fails (after
+    // reporting) on a misaligned or invalid address, like load().
+    virtual bool atomic_bytes(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, uint8_t* old_out, rmw_bytes op,
+                              const void* state) = 0;
     // Generic <-> state-space addresses (cvta).
     virtual uint64_t to_generic(space sp, uint64_t addr, uint32_t lane) = 0;
     virtual uint64_t from_generic(space sp, uint64_t addr, uint32_t lane) = 0;
+    // The state space a generic address lies in (isspacep): shared, local,
+    // param, const (a module .const variable) or else global.
+    virtual space generic_space(uint64_t addr, uint32_t lane) = 0;
     virtual uint64_t special(special_reg r, uint32_t lane) = 0;
+    // The lane's dynamic stack (alloca, stacksave, stackrestore). Addresses
+    // are .local addresses; what alloca takes is released when the function
+    // returns. stack_alloc faults (stack overflow) past the launch's limit;
+    // set_stack_pointer faults on a value outside the current frame's stack.
+    virtual bool stack_alloc(uint64_t bytes, uint64_t align, uint32_t lane, uint64_t& addr) = 0;
+    virtual uint64_t stack_pointer(uint32_t lane) = 0;
+    virtual bool set_stack_pointer(uint64_t sp, uint32_t lane) = 0;
     // bar.sync / barrier.sync: the lanes in `mask` arrive at barrier `id`
     // expecting `count` threads (0: the whole CTA).
     virtual void barrier(uint32_t id, uint32_t count, uint32_t mask, bool wait) = 0;
+    // bar.red: barrier() with a reduction over the arriving threads'
+    // predicates (`votes`, one bit per lane of `mask`); when the barrier
+    // completes, every participating lane gets the result in `dest`.
+    virtual void barrier_reduce(uint32_t id, uint32_t count, uint32_t mask, uint32_t votes, bar_reduction op,
+                                const exec_operand& dest) = 0;
     // Warp-synchronous instructions (shfl.sync, vote.sync, bar.warp.sync ...):
     // true when every lane of `membermask` that has not exited is here, with
     // `mask` widened to all of them; false when some have not arrived yet,

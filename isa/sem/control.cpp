@@ -1,5 +1,5 @@
 // Control flow and synchronisation: bra, exit, ret (from an entry), trap,
-// bar/barrier (.sync .arrive), membar/fence (no effect on values in a
+// bar/barrier (.sync .arrive .red), membar/fence (no effect on values in a
 // sequentially interleaved run), nanosleep. The engine advances every lane
 // in the mask to the next instruction before a handler runs; a taken branch
 // overwrites that with the target.
@@ -50,9 +50,27 @@ void bar_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     uint32_t count = ins.nops > 1 ? static_cast<uint32_t>(read(c, ins.ops[1], lane)) : 0;
     c.barrier(id, count, mask, /*wait=*/ins.flags == 0);
 }
+// bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c:
+// the barrier also reduces c over the arriving threads; every one of them
+// receives the result (the engine writes d when the barrier completes).
+void bar_red_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    uint32_t lane = static_cast<uint32_t>(__builtin_ctz(mask));
+    uint32_t id = static_cast<uint32_t>(read(c, ins.ops[1], lane));
+    uint32_t count = ins.nops > 3 ? static_cast<uint32_t>(read(c, ins.ops[2], lane)) : 0;
+    uint32_t votes = 0;
+    for_lanes(mask, [&](uint32_t l) { votes |= static_cast<uint32_t>(read(c, ins.ops[ins.nops - 1], l) & 1) << l; });
+    c.barrier_reduce(id, count, mask, votes, static_cast<bar_reduction>(ins.sub), ins.ops[0]);
+}
+
 std::string dec_bar(const matched_instruction& m, exec_instruction& out) {
     std::string_view mode = m.get("mode");
-    if (mode == "red") return "bar.red is not implemented yet";
+    if (mode == "red") {
+        std::string_view op = m.get("op");
+        out.sub = static_cast<uint8_t>(op == "popc" ? bar_reduction::popc : op == "and" ? bar_reduction::and_ : bar_reduction::or_);
+        out.control = true;
+        out.run = bar_red_handler;
+        return {};
+    }
     out.flags = mode == "arrive" ? 1 : 0;
     out.control = out.uniform = true;
     out.run = bar_handler;

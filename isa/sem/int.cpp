@@ -204,8 +204,7 @@ void mov_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     });
 }
 std::string dec_mov(const matched_instruction& m, exec_instruction& out) {
-    if (m.has("vec")) return "mov.v2/.v4 is not implemented yet";
-    if (out.type == data_type::b128) return "mov.b128 is not implemented yet";
+    if (m.has("vec") || out.type == data_type::b128) return decode_mov_wide(m, out); // isa/sem/mem_misc.cpp
     out.run = mov_handler;
     return {};
 }

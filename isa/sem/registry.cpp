@@ -7,8 +7,9 @@
 namespace ptxsim::isa::sem {
 
 decoder find_decoder(std::string_view key) {
-    for (auto table : {int_entries(), float_entries(), mem_entries(), control_entries(), cvt_entries(), warp_entries(), bits_entries(), approx_entries(), float_misc_entries(),
-                       carry_entries(), video_entries()})
+    for (auto table : {int_entries(), float_entries(), mem_entries(), atomic_entries(), mem_misc_entries(), control_entries(),
+                       cvt_entries(), warp_entries(), bits_entries(), approx_entries(), float_misc_entries(), carry_entries(),
+                       video_entries()})
         for (const auto& e : table)
             if (key == e.key) return e.fn;
     return nullptr;
@@ -32,6 +33,16 @@ bool is_float(parser::data_type t) {
     using parser::data_type;
     return t == data_type::f16 || t == data_type::f32 || t == data_type::f64 || t == data_type::bf16 ||
            t == data_type::f16x2 || t == data_type::bf16x2;
+}
+
+space space_of(std::string_view s) {
+    std::string_view base = s.substr(0, s.find("::"));
+    if (base == "global") return space::global;
+    if (base == "shared") return space::shared;
+    if (base == "local") return space::local;
+    if (base == "param") return space::param;
+    if (base == "const") return space::const_;
+    return space::generic;
 }
 
 } // namespace ptxsim::isa::sem

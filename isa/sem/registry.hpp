@@ -25,6 +25,8 @@ struct entry {
 std::span<const entry> int_entries();
 std::span<const entry> float_entries();
 std::span<const entry> mem_entries();
+std::span<const entry> atomic_entries();
+std::span<const entry> mem_misc_entries();
 std::span<const entry> control_entries();
 std::span<const entry> cvt_entries();
 std::span<const entry> warp_entries();
@@ -44,6 +46,9 @@ inline constexpr uint32_t carry_operand = 5;
 bool uses_carry_flag(const matched_instruction& m);
 std::string decode_carry(const matched_instruction& m, exec_instruction& out);
 
+// mov.b128 and mov.v2/.v4 (isa/sem/mem_misc.cpp).
+std::string decode_mov_wide(const matched_instruction& m, exec_instruction& out);
+
 // Float forms of keys that integer code also uses (add, mul, min ...).
 std::string decode_float(const matched_instruction& m, exec_instruction& out);
 
@@ -55,5 +60,7 @@ parser::data_type type_of(std::string_view text);
 uint32_t bits_of(parser::data_type t);
 bool is_signed(parser::data_type t);
 bool is_float(parser::data_type t);
+// The space a .global/.shared::cta/... modifier names (generic when absent).
+space space_of(std::string_view modifier);
 
 } // namespace ptxsim::isa::sem
