@@ -3,6 +3,7 @@
 // .xorsign.abs .relu. The arithmetic is isa/fp's exact integer
 // implementation (tested against MPFR); the host's FP unit is not used.
 // The .approx forms go to isa/sem/approx.cpp.
+#include <cmath>
 #include <type_traits>
 
 #include "isa/fp/arith.hpp"
@@ -73,7 +74,7 @@ inline uint32_t host_rn_lanes(const uint64_t* a, const uint64_t* b, const uint64
         if constexpr (Op == fop::add) r = x + y;
         else if constexpr (Op == fop::sub) r = x - y;
         else if constexpr (Op == fop::mul) r = x * y;
-        else r = __builtin_fma(x, y, z);
+        else r = std::fma(x, y, z); // fmaf for float: never via double (double rounding)
         if constexpr (Is64) out[l] = bits_f64(r);
         else out[l] = bits_f32(r);
         nan |= static_cast<uint32_t>(r != r) << l;

@@ -211,5 +211,23 @@ DONE:
     for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(out[l], 100u * (l % 3 + 1)) << l;
 }
 
+// x*y + z = 1 + 2^-24 + 2^-70 exactly (x = 1+2^-23, y = -2^-24(1-2^-23),
+// z = 1+2^-23): just above the midpoint between 1 and 1+2^-23, so the
+// correctly rounded fma.rn.f32 is 1+2^-23 (0x3F800001). Rounding through
+// double first lands on the midpoint and ties to even, giving 1.0: this
+// catches a float FMA computed in double. All 32 lanes run, so the
+// whole-warp path is the one tested.
+TEST(semantics, fma_f32_rounds_once) {
+    auto out = run_body(R"(
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    mov.b32 %f1, 0f3F800001;
+    mov.b32 %f2, 0fB37FFFFE;
+    fma.rn.f32 %f3, %f1, %f2, %f1;
+    st.global.f32 [%rd3], %f3;)", 32, 32);
+    for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(out[l], 0x3F800001u) << "lane " << l;
+}
+
 } // namespace
 } // namespace ptxsim::test
