@@ -16,7 +16,7 @@ struct dim3 {
 
 struct launch_options {
     uint64_t max_warp_instructions = 2'000'000'000; // runaway kernels stop here
-    uint32_t quantum = 64;                          // instructions a warp runs before the scheduler moves on
+    uint32_t quantum = 4096;                          // instructions a warp runs before the scheduler moves on
     uint32_t threads = 1;                           // host threads running the launch
     uint64_t malloc_heap_bytes = 8 << 20;           // device malloc's heap (CUDA's default cudaLimitMallocHeapSize)
     uint32_t stack_bytes = 1024;                    // per-thread alloca stack (CUDA's default cudaLimitStackSize)
