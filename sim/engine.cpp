@@ -463,6 +463,28 @@ private:
         return false;
     }
 
+    uint8_t* span(space sp, uint64_t lo, uint64_t hi, bool writing) override {
+        if (hi <= lo) return nullptr;
+        uint64_t off = lo;
+        if (sp == space::generic) {
+            if (window(lo, shared_window, off)) {
+                if (hi - shared_window > window_size) return nullptr;
+                sp = space::shared;
+            } else if (lo >= shared_window && lo < param_window + window_size) {
+                return nullptr; // local and param: per lane
+            } else {
+                sp = space::global;
+            }
+        }
+        if (sp == space::shared) {
+            auto& mem = cur_->cta->shared;
+            return off <= mem.size() && hi - lo <= mem.size() - off ? mem.data() + off : nullptr;
+        }
+        if (sp == space::global || (sp == space::const_ && !writing))
+            return reinterpret_cast<uint8_t*>(global_.span(lo, hi - lo));
+        return nullptr;
+    }
+
     bool load(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* out) override {
         bool is_global;
         uint8_t* p = locate(sp, addr, bytes, lane, is_global, false);

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 // Runs one kernel launch: every CTA that would be resident on the modelled
 // GPU is live at once and their warps are interleaved (a kernel whose CTAs
 // wait on flags written by other CTAs finishes); further CTAs start as
@@ -25,6 +26,9 @@ struct global_port {
     virtual ~global_port() = default;
     virtual isa::fault_kind read(uint64_t addr, void* dst, uint32_t bytes) = 0;
     virtual isa::fault_kind write(uint64_t addr, const void* src, uint32_t bytes) = 0;
+    // Host storage of [addr, addr + bytes) when it lies wholly inside one live
+    // allocation; nullptr otherwise (the checked read/write then word the fault).
+    virtual std::byte* span(uint64_t /*addr*/, uint64_t /*bytes*/) { return nullptr; }
     virtual std::string describe(uint64_t addr) = 0; // "12 bytes past the end of allocation #3 (1024 bytes at 0x...)"
 };
 

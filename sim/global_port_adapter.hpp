@@ -34,6 +34,9 @@ public:
         std::shared_lock lock(heap_.table_lock());
         return convert(mem_.write(addr, src, bytes));
     }
+    std::byte* span(uint64_t addr, uint64_t bytes) override {
+        return bytes <= UINT32_MAX ? fast(addr, static_cast<uint32_t>(bytes)) : nullptr;
+    }
     std::string describe(uint64_t) override { return memory::describe(last_); }
 
 private:

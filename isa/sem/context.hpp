@@ -41,6 +41,13 @@ struct exec_context {
     virtual bool atomic_bytes(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, uint8_t* old_out, rmw_bytes op,
                               const void* state) = 0;
     // Generic <-> state-space addresses (cvta).
+    // Host memory holding all of [lo, hi) in `sp`, when the range lies wholly
+    // in one region that every lane of the warp sees at the same place (a
+    // live global allocation, the CTA's shared memory, the kernel's
+    // parameters for reading); nullptr otherwise, and the caller goes lane by
+    // lane, which words any fault. A coalesced warp access then needs one
+    // lookup instead of 32.
+    virtual uint8_t* span(space, uint64_t /*lo*/, uint64_t /*hi*/, bool /*writing*/) { return nullptr; }
     virtual uint64_t to_generic(space sp, uint64_t addr, uint32_t lane) = 0;
     virtual uint64_t from_generic(space sp, uint64_t addr, uint32_t lane) = 0;
     // The state space a generic address lies in (isspacep): shared, local,

@@ -3,7 +3,10 @@
 // Every access goes through the context, which bounds-checks it and reports
 // faults; the ordering and cache qualifiers (.relaxed, .acquire, .ca, .nc,
 // .L2::256B ...) do not change values in a functional run and are accepted.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
@@ -21,7 +24,94 @@ uint64_t extend(uint64_t v, const exec_instruction& ins) {
     return is_signed(ins.type) ? static_cast<uint64_t>(sign_extend(v, bits)) : (v & mask_bits(bits));
 }
 
+// ---- Whole-warp scalar accesses.
+// Lanes usually touch one allocation: the addresses are computed for the
+// warp, their alignment checked, and the host memory found once. Anything
+// else (misalignment, a range that leaves the allocation, local memory)
+// goes lane by lane, which reports the fault exactly.
+
+// The lanes' addresses and the range [lo, hi) they cover; false when a lane
+// is misaligned.
+bool lane_addresses(exec_context& c, const exec_operand& a, uint32_t mask, uint32_t size, lane_values& addr, uint64_t& lo,
+                    uint64_t& hi) {
+    const uint64_t k = static_cast<uint64_t>(a.imm);
+    if (a.slot == no_slot) {
+        for (uint32_t l = 0; l < warp_size; ++l) addr.v[l] = k;
+    } else {
+        const uint64_t* base = &c.reg(a.slot, 0);
+        for (uint32_t l = 0; l < warp_size; ++l) addr.v[l] = base[l] + k;
+    }
+    uint64_t mn = UINT64_MAX, mx = 0, odd = 0;
+    for (uint32_t l = 0; l < warp_size; ++l) {
+        const bool on = (mask >> l) & 1u;
+        mn = std::min(mn, on ? addr.v[l] : UINT64_MAX);
+        mx = std::max(mx, on ? addr.v[l] : 0);
+        odd |= on ? addr.v[l] & (size - 1) : 0;
+    }
+    lo = mn;
+    hi = mx + size;
+    return odd == 0 && hi > mx;
+}
+
+// Loads extend as extend() does: signed types to all 64 bits, others with zeros.
+template <class T>
+void gather(const uint8_t* p, const lane_values& addr, uint64_t lo, uint32_t mask, uint64_t* out, bool sign) {
+    for_lanes(mask, [&](uint32_t l) {
+        T v;
+        std::memcpy(&v, p + (addr.v[l] - lo), sizeof v);
+        out[l] = sign ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<std::make_signed_t<T>>(v))) : static_cast<uint64_t>(v);
+    });
+}
+
+template <class T>
+void scatter(uint8_t* p, const lane_values& addr, uint64_t lo, uint32_t mask, const uint64_t* in) {
+    for_lanes(mask, [&](uint32_t l) {
+        T v = static_cast<T>(in[l]);
+        std::memcpy(p + (addr.v[l] - lo), &v, sizeof v);
+    });
+}
+
+bool ld_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const exec_operand& d = ins.ops[0];
+    const uint32_t size = bytes_of(ins);
+    if (d.kind != opnd::reg || ins.ops[1].kind != opnd::addr || (size != 1 && size != 2 && size != 4 && size != 8)) return false;
+    lane_values addr;
+    uint64_t lo, hi;
+    if (!lane_addresses(c, ins.ops[1], mask, size, addr, lo, hi)) return false;
+    const uint8_t* p = c.span(ins.sp, lo, hi, false);
+    if (!p) return false;
+    uint64_t* out = &c.reg(d.slot, 0);
+    const bool sign = is_signed(ins.type);
+    switch (size) {
+    case 1: gather<uint8_t>(p, addr, lo, mask, out, sign); break;
+    case 2: gather<uint16_t>(p, addr, lo, mask, out, sign); break;
+    case 4: gather<uint32_t>(p, addr, lo, mask, out, sign); break;
+    default: gather<uint64_t>(p, addr, lo, mask, out, sign); break;
+    }
+    return true;
+}
+
+bool st_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const exec_operand& s = ins.ops[1];
+    const uint32_t size = bytes_of(ins);
+    if (s.kind == opnd::vec || ins.ops[0].kind != opnd::addr || (size != 1 && size != 2 && size != 4 && size != 8)) return false;
+    lane_values addr, tmp;
+    uint64_t lo, hi;
+    if (!lane_addresses(c, ins.ops[0], mask, size, addr, lo, hi)) return false;
+    uint8_t* p = c.span(ins.sp, lo, hi, true);
+    if (!p) return false;
+    const uint64_t* in = source_lanes(c, s, mask, tmp);
+    switch (size) {
+    case 1: scatter<uint8_t>(p, addr, lo, mask, in); break;
+    case 2: scatter<uint16_t>(p, addr, lo, mask, in); break;
+    case 4: scatter<uint32_t>(p, addr, lo, mask, in); break;
+    default: scatter<uint64_t>(p, addr, lo, mask, in); break;
+    }
+    return true;
+}
+
 void ld_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    if (ld_warp(c, ins, mask)) return;
     const uint32_t size = bytes_of(ins);
     const exec_operand& d = ins.ops[0];
     for_lanes(mask, [&](uint32_t lane) {
@@ -41,6 +131,7 @@ void ld_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
 }
 
 void st_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    if (st_warp(c, ins, mask)) return;
     const uint32_t size = bytes_of(ins);
     const exec_operand& s = ins.ops[1];
     for_lanes(mask, [&](uint32_t lane) {
