@@ -115,6 +115,9 @@ struct cta_state {
     std::vector<uint8_t> shared;
     std::vector<std::unique_ptr<warp_state>> warps;
     std::array<barrier_state, 16> barriers{};
+    // Per barrier: the warps (and their lanes) waiting, and bar.red's waiters.
+    std::array<std::vector<std::pair<warp_state*, uint32_t>>, 16> waiters;
+    std::array<std::vector<reduce_waiter>, 16> reduce_waiters;
     uint32_t threads = 0;
     uint32_t exited_threads = 0;
     bool done() const {
@@ -153,11 +156,7 @@ public:
             if (live.empty()) break;
             bool progress = false;
             for (auto& cta : live) {
-                for (auto& w : cta->warps) {
-                    if (w->done()) continue;
-                    if (run_warp(*w)) progress = true;
-                    if (fault_) break;
-                }
+                if (run_cta(*cta)) progress = true;
                 if (fault_) break;
             }
             if (fault_) break;
@@ -202,6 +201,27 @@ private:
             cta->warps.push_back(std::move(ws));
         }
         return cta;
+    }
+
+    // Runs the CTA's warps in turn, each for up to a quantum, and goes round
+    // again while any of them moves, up to a few quanta in all: a CTA whose
+    // warps meet at barriers every few instructions then stays in the host's
+    // caches instead of every resident CTA being touched per barrier phase.
+    // False when no warp could move.
+    bool run_cta(cta_state& cta) {
+        const uint64_t start = result_.stats.warp_instructions;
+        const uint64_t budget = uint64_t(req_.options.quantum) * 4;
+        bool any = false;
+        for (bool moved = true; moved && !fault_ && result_.stats.warp_instructions - start < budget;) {
+            moved = false;
+            for (auto& w : cta.warps) {
+                if (w->done()) continue;
+                if (run_warp(*w)) moved = true;
+                if (fault_) break;
+            }
+            any |= moved;
+        }
+        return any;
     }
 
     // Runs up to a quantum of instructions; false when the warp could not move.
@@ -640,7 +660,7 @@ private:
         b.arrived += static_cast<uint32_t>(__builtin_popcount(mask));
         if (wait) {
             cur_->waiting |= mask;
-            waiters_[id].push_back({cur_, mask});
+            cta.waiters[id].push_back({cur_, mask});
         }
         release_barriers_if_possible(cta);
     }
@@ -649,7 +669,7 @@ private:
                         const isa::exec_operand& dest) override {
         if (id < cur_->cta->barriers.size()) {
             cur_->cta->barriers[id].popc += static_cast<uint32_t>(__builtin_popcount(votes & mask));
-            reduce_waiters_[id].push_back({cur_, mask, cur_depth_, op, dest});
+            cur_->cta->reduce_waiters[id].push_back({cur_, mask, cur_depth_, op, dest});
         }
         barrier(id, count, mask, true);
     }
@@ -659,12 +679,7 @@ private:
     void deliver_reduction(cta_state& cta, uint32_t id, uint32_t arrived) {
         uint32_t popc = cta.barriers[id].popc;
         cta.barriers[id].popc = 0;
-        auto& ws = reduce_waiters_[id];
-        for (auto it = ws.begin(); it != ws.end();) {
-            if (it->warp->cta != &cta) {
-                ++it;
-                continue;
-            }
+        for (auto it = cta.reduce_waiters[id].begin(); it != cta.reduce_waiters[id].end(); ++it) {
             frame& f = it->warp->frames[it->depth];
             bool flag = it->op == isa::bar_reduction::and_ ? popc == arrived : popc != 0;
             for (uint32_t lanes = it->mask; lanes; lanes &= lanes - 1) {
@@ -673,8 +688,8 @@ private:
                 else if (it->dest.kind == isa::opnd::pred)
                     f.preds[it->dest.slot] = flag ? f.preds[it->dest.slot] | (1u << l) : f.preds[it->dest.slot] & ~(1u << l);
             }
-            it = ws.erase(it);
         }
+        cta.reduce_waiters[id].clear();
     }
 
     void call(const isa::exec_instruction& ins, uint32_t mask) override {
@@ -907,15 +922,8 @@ private:
             if (b.arrived < needed) continue;
             deliver_reduction(cta, id, b.arrived);
             b.arrived = 0;
-            auto& ws = waiters_[id];
-            for (auto it = ws.begin(); it != ws.end();) {
-                if (it->first->cta == &cta) {
-                    it->first->waiting &= ~it->second;
-                    it = ws.erase(it);
-                } else {
-                    ++it;
-                }
-            }
+            for (auto [w, lanes] : cta.waiters[id]) w->waiting &= ~lanes;
+            cta.waiters[id].clear();
         }
     }
 
@@ -1010,8 +1018,6 @@ private:
     const isa::exec_function* cur_fn_ = nullptr;
     uint32_t cur_pc_ = 0;
     uint32_t cur_depth_ = 0;
-    std::array<std::vector<std::pair<warp_state*, uint32_t>>, 16> waiters_;
-    std::array<std::vector<reduce_waiter>, 16> reduce_waiters_;
 };
 
 } // namespace
