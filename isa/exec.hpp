@@ -109,6 +109,7 @@ struct exec_function {
     std::vector<std::vector<uint32_t>> branch_tables; // brx.idx: `target` indexes here; instruction indices
     uint32_t reqntid[3] = {0, 0, 0};  // .reqntid, 0 when absent
     uint32_t maxntid[3] = {0, 0, 0};
+    uint32_t maxnreg = 0;             // .maxnreg, 0 when absent
     // Why each instruction that cannot run yet cannot (its `target` indexes here).
     std::vector<std::string> unsupported;
 };

@@ -239,13 +239,21 @@ const isa::exec_function* device::kernel_code(const kernel_ref& k, diagnostics& 
     return decode_function(k.module, k.function, d);
 }
 
-uint32_t device::resident_ctas(uint64_t threads, uint64_t shared) const {
+uint32_t device::resident_ctas(uint64_t threads, uint64_t shared, uint32_t registers) const {
     const auto& sm = model_.sm;
     uint64_t per_sm = sm.max_ctas ? sm.max_ctas : 1;
     if (threads) per_sm = std::min<uint64_t>(per_sm, (sm.max_threads ? sm.max_threads : 2048) / threads);
     uint64_t smem = shared + model_.shared_memory.reserved_per_cta_bytes;
     if (smem && model_.shared_memory.per_sm_bytes) per_sm = std::min<uint64_t>(per_sm, model_.shared_memory.per_sm_bytes / smem);
     per_sm = std::max<uint64_t>(per_sm, 1);
+    // The register file is granted per warp, in units of register_alloc_unit;
+    // a CTA whose warps do not fit at all cannot launch (0).
+    if (registers && threads && sm.registers_per_sm) {
+        uint64_t unit = std::max<uint32_t>(sm.register_alloc_unit, 1);
+        uint64_t per_warp = (uint64_t(registers) * 32 + unit - 1) / unit * unit;
+        uint64_t warps = sm.registers_per_sm / per_warp, warps_per_cta = (threads + 31) / 32;
+        per_sm = std::min<uint64_t>(per_sm, warps / warps_per_cta);
+    }
     return static_cast<uint32_t>(std::min<uint64_t>(per_sm * std::max<uint32_t>(model_.sm_count, 1), 1u << 20));
 }
 
@@ -289,7 +297,20 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
     req.params = params;
     req.params.resize(std::max<size_t>(params.size(), code->param_bytes), 0);
     req.sm_count = model_.sm_count;
-    req.resident_ctas = resident_ctas(block.count(), req.static_shared + dynamic_shared);
+    uint32_t registers = options.registers_per_thread ? options.registers_per_thread : code->maxnreg;
+    if (model_.sm.max_registers_per_thread && registers > model_.sm.max_registers_per_thread) {
+        d.error(*m.ast.source, k.function->pos, fmt::format("{} registers per thread: the modelled GPU allows at most {}", registers,
+                               model_.sm.max_registers_per_thread));
+        return bad;
+    }
+    req.resident_ctas = resident_ctas(block.count(), req.static_shared + dynamic_shared, registers);
+    if (req.resident_ctas == 0) {
+        d.error(*m.ast.source, k.function->pos,
+                fmt::format("too many resources requested for launch: a block of {} threads using {} registers each "
+                            "does not fit in one SM's register file ({} registers)",
+                            block.count(), registers, model_.sm.registers_per_sm));
+        return bad;
+    }
     req.options = options;
     req.print = options.print ? options.print : [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
     // Every function becomes part of the program (calls may reach any of them).

@@ -63,12 +63,14 @@ public:
     launch_result launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_t dynamic_shared,
                          const std::vector<uint8_t>& params, const launch_options& options, parser::diagnostics& d);
 
+    // CTAs the modelled GPU holds at once over all SMs (0: one does not fit in the register file).
+    uint32_t resident_ctas(uint64_t threads_per_cta, uint64_t shared_per_cta, uint32_t registers_per_thread = 0) const;
+
 private:
     struct loaded_module;
     std::optional<size_t> place(std::unique_ptr<loaded_module> m, parser::diagnostics& d);
     std::optional<isa::symbol_address> resolve(size_t module, std::string_view name) const;
     void locate(const loaded_module& m, const parser::function& f, uint32_t pos, fault_report& r) const;
-    uint32_t resident_ctas(uint64_t threads_per_cta, uint64_t shared_per_cta) const;
 
     std::optional<int32_t> function_id(size_t module, std::string_view name) const;
     const isa::exec_function* decode_function(size_t module, const parser::function* f, parser::diagnostics& d);

@@ -270,7 +270,7 @@ private:
         }
         for (auto& [k, v] : l.items())
             if (k != "kernel" && k != "grid" && k != "block" && k != "shared_bytes" && k != "args" && k != "malloc_heap_bytes" &&
-                k != "stack_bytes")
+                k != "stack_bytes" && k != "registers_per_thread")
                 error(k, fmt::format("{}: unknown key '{}'", s.where, k));
         if (!l.contains("kernel") || !l["kernel"].is_string()) error("kernel", s.where + ": \"kernel\" names the entry to run");
         else s.kernel = l["kernel"];
@@ -287,6 +287,12 @@ private:
             if (!l[key].is_number_unsigned() || (std::string_view(key) == "stack_bytes" && l[key] > 0xFFFFFFFFull))
                 error(key, fmt::format("{}: \"{}\" is a byte count", s.where, key));
             else (std::string_view(key) == "stack_bytes" ? s.stack_bytes : s.malloc_heap_bytes) = l[key].get<uint64_t>();
+        }
+        if (l.contains("registers_per_thread")) {
+            const auto& r = l["registers_per_thread"];
+            if (!r.is_number_unsigned() || r.get<uint64_t>() == 0 || r.get<uint64_t>() > 255)
+                error("registers_per_thread", s.where + ": \"registers_per_thread\" is a register count from 1 to 255");
+            else s.registers_per_thread = r.get<uint32_t>();
         }
         if (l.contains("args")) {
             if (!l["args"].is_array()) error("args", s.where + ": \"args\" is a list");

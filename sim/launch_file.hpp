@@ -37,6 +37,7 @@ struct launch_spec {
     dim3 grid, block;
     uint32_t shared_bytes = 0;
     std::optional<uint64_t> malloc_heap_bytes, stack_bytes; // launch_options defaults when absent
+    uint32_t registers_per_thread = 0;                        // 0: the kernel's .maxnreg, if any
     std::vector<arg_spec> args;
     std::string where;
 };

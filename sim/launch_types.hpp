@@ -19,6 +19,10 @@ struct launch_options {
     uint32_t quantum = 4096;                          // instructions a warp runs before the scheduler moves on
     uint32_t threads = 1;                           // host threads running the launch
     uint64_t malloc_heap_bytes = 8 << 20;           // device malloc's heap (CUDA's default cudaLimitMallocHeapSize)
+    // 32-bit registers each thread uses, for how many CTAs fit on an SM
+    // (ptxas -v reports it); 0: the kernel's .maxnreg, and when it has none
+    // registers do not limit residency (PTX does not say how many ptxas will use).
+    uint32_t registers_per_thread = 0;
     uint32_t stack_bytes = 1024;                    // per-thread alloca stack (CUDA's default cudaLimitStackSize)
     std::function<void(const std::string&)> print;  // device printf output; standard output when empty
 };

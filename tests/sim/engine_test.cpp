@@ -263,5 +263,37 @@ TEST(engine, float_arithmetic_rounds_to_nearest_even_with_canonical_nan) {
     EXPECT_EQ(out[2], 0x3F800003u); // (1+2^-23)^2 + 2^-24 = 1 + 2^-22 + 2^-24 + 2^-46, one rounding
 }
 
+// H800: 65536 registers per SM granted per warp in units of 256, at most
+// 2048 threads and 32 CTAs per SM, 132 SMs.
+TEST(engine, registers_limit_resident_ctas) {
+    sim::device dev{h800()};
+    EXPECT_EQ(dev.resident_ctas(256, 0), 8u * 132);       // 2048 threads / 256
+    EXPECT_EQ(dev.resident_ctas(256, 0, 32), 8u * 132);   // 1024 per warp: 64 warps fit, 8 CTAs of 8 warps
+    EXPECT_EQ(dev.resident_ctas(256, 0, 64), 4u * 132);   // 2048 per warp: 32 warps, 4 CTAs
+    EXPECT_EQ(dev.resident_ctas(256, 0, 65), 3u * 132);   // 65*32 = 2080, rounded up to 2304: 28 warps, 3 CTAs
+    EXPECT_EQ(dev.resident_ctas(1024, 0, 64), 1u * 132);  // 32 warps of 2048
+    EXPECT_EQ(dev.resident_ctas(1024, 0, 255), 0u);       // 8192 per warp: 8 warps < 32, cannot launch
+}
+
+TEST(engine, a_block_beyond_the_register_file_is_refused_at_its_kernel) {
+    sim::device dev{h800()};
+    parser::diagnostics d;
+    std::string text = std::string(header) + ".visible .entry big() .maxnreg 128\n{\nret;\n}\n" +
+                       ".visible .entry fits() .maxnreg 64\n{\nret;\n}\n";
+    ASSERT_TRUE(dev.load_module_text("regs.ptx", text, d));
+    std::string why;
+    auto big = dev.find_kernel("big", why), fits = dev.find_kernel("fits", why);
+    ASSERT_TRUE(big && fits);
+    auto r = dev.launch(*big, {1}, {1024}, 0, {}, {}, d);
+    EXPECT_FALSE(r.ok);
+    ASSERT_TRUE(d.has_errors());
+    EXPECT_NE(d.all()[0].message.find("too many resources requested for launch: a block of 1024 threads using 128 registers"),
+              std::string::npos)
+        << d.all()[0].message;
+    parser::diagnostics d2; // 1024 threads x 64 registers is the whole register file: it fits
+    EXPECT_TRUE(dev.launch(*fits, {1}, {1024}, 0, {}, {}, d2).ok);
+    EXPECT_FALSE(d2.has_errors());
+}
+
 } // namespace
 } // namespace ptxsim::test

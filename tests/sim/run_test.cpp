@@ -78,5 +78,22 @@ TEST(run, device_printf_reaches_standard_output) {
     EXPECT_NE(r.out.find("device_calls: 300 threads, fact(5) = 120, pi is about 3.14\n"), std::string::npos) << r.out;
 }
 
+TEST(run, registers_per_thread_is_checked_and_can_refuse_a_launch) {
+    std::string ptx = source_dir() + "/kernels/saxpy/saxpy.sm_90a.ptx";
+    auto launch = [&](const std::string& name, const std::string& regs) {
+        return temp_file(name, "{\"module\": \"" + ptx + "\", \"buffers\": {\"x\": {\"type\": \"f32\", \"count\": 2}},"
+                               " \"launches\": [{\"kernel\": \"saxpy\", \"block\": 1024, \"registers_per_thread\": " + regs + ","
+                               " \"args\": [{\"s32\": 2}, {\"f32\": 3}, {\"buffer\": \"x\"}, {\"buffer\": \"x\"}]}]}");
+    };
+    auto bad = run_ptxsim("run '" + launch("ptxsim_run_regs_bad.json", "300") + "'");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("\"registers_per_thread\" is a register count from 1 to 255"), std::string::npos) << bad.err;
+    auto big = run_ptxsim("run '" + launch("ptxsim_run_regs_big.json", "96") + "'");
+    EXPECT_EQ(big.status, 2);
+    EXPECT_NE(big.err.find("too many resources requested for launch"), std::string::npos) << big.err;
+    auto ok = run_ptxsim("run '" + launch("ptxsim_run_regs_ok.json", "64") + "'");
+    EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
 } // namespace
 } // namespace ptxsim::test
