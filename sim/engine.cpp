@@ -32,6 +32,14 @@ constexpr uint64_t window_size = 0x0000000100000000ull;
 // (a static .local frame never reaches this far). 2^31 keeps every
 // alignment alloca may ask for (up to 2^23) and fits .u32 addresses.
 constexpr uint64_t stack_base = 0x80000000ull;
+// A .local address names a byte of the current call frame. One that has been
+// made generic (cvta.local) carries the call depth of its frame, plus one, in
+// bits 32-39, so that a callee given a pointer into its caller's frame (as
+// -G builds and non-inlined functions pass structs and arrays) reaches the
+// caller's frame; 0 there means "the current frame". alloca'd addresses
+// (from stack_base up) are the same in every frame and carry no depth.
+constexpr uint64_t local_window_size = 1ull << 40;
+constexpr uint64_t local_depth_shift = 32;
 
 struct cta_state;
 
@@ -413,9 +421,20 @@ private:
         uint64_t off = addr;
         if (sp == space::generic) {
             if (window(addr, shared_window, off)) sp = space::shared;
-            else if (window(addr, local_window, off)) sp = space::local;
+            else if (addr - local_window < local_window_size) sp = space::local, off = addr - local_window;
             else if (window(addr, param_window, off)) sp = space::param;
             else sp = space::global;
+        }
+        uint32_t depth = cur_depth_; // of a .local address
+        if (sp == space::local) {
+            uint64_t tag = off >> local_depth_shift;
+            off &= (1ull << local_depth_shift) - 1;
+            if (tag) depth = static_cast<uint32_t>(tag - 1);
+            if (depth > cur_depth_ && off < stack_base) {
+                fault(fault_kind::invalid_address, lane, addr,
+                      fmt::format("local address of call depth {}, which has returned (the thread is at depth {})", depth, cur_depth_));
+                return nullptr;
+            }
         }
         if (sp == space::global || sp == space::const_) {
             is_global = true;
@@ -434,9 +453,9 @@ private:
             limit = cur_->stacks[lane].top;
             name = "alloca stack";
         } else if (sp == space::local) {
-            store = &cur_->frames[cur_depth_].local;
+            store = &cur_->frames[depth].local;
             base = size_t(lane) * max_local_;
-            limit = cur_fn_->local_bytes;
+            limit = depth == cur_depth_ ? cur_fn_->local_bytes : max_local_;
             name = "local";
         } else if (off >= isa::frame_param_tag) { // a .func's parameters or call-site variables
             store = &cur_->frames[cur_depth_].params;
@@ -554,7 +573,7 @@ private:
     space generic_space(uint64_t addr, uint32_t) override {
         uint64_t off;
         if (window(addr, shared_window, off)) return space::shared;
-        if (window(addr, local_window, off)) return space::local;
+        if (addr - local_window < local_window_size) return space::local;
         if (window(addr, param_window, off)) return space::param;
         for (const auto& [base, size] : req_.const_ranges)
             if (addr - base < size) return space::const_;
@@ -593,7 +612,11 @@ private:
     uint64_t to_generic(space sp, uint64_t addr, uint32_t) override {
         switch (sp) {
         case space::shared: return shared_window + (addr & (window_size - 1));
-        case space::local: return local_window + (addr & (window_size - 1));
+        case space::local: {
+            addr &= local_window_size - 1;
+            if ((addr >> local_depth_shift) == 0 && addr < stack_base) addr |= uint64_t(cur_depth_ + 1) << local_depth_shift;
+            return local_window + addr;
+        }
         case space::param: return param_window + (addr & (window_size - 1));
         default: return addr;
         }
@@ -601,7 +624,7 @@ private:
     uint64_t from_generic(space sp, uint64_t addr, uint32_t) override {
         uint64_t off;
         if (sp == space::shared && window(addr, shared_window, off)) return off;
-        if (sp == space::local && window(addr, local_window, off)) return off;
+        if (sp == space::local && addr - local_window < local_window_size) return addr - local_window;
         if (sp == space::param && window(addr, param_window, off)) return off;
         return addr;
     }

@@ -295,5 +295,69 @@ TEST(engine, a_block_beyond_the_register_file_is_refused_at_its_kernel) {
     EXPECT_FALSE(d2.has_errors());
 }
 
+// A callee stores through a generic pointer into its caller's .local array
+// (as -G builds pass arrays and structs); its own .local frame, at the same
+// offsets, must stay untouched and the caller must see the value.
+TEST(engine, generic_pointers_into_a_callers_local_frame) {
+    sim::device dev{h800()};
+    parser::diagnostics d;
+    std::string text = std::string(header) + R"(
+.func store_through(.param .b64 p, .param .b32 v)
+{
+    .reg .b64 %rd<3>;
+    .reg .b32 %r<3>;
+    .local .align 4 .b8 mine[16];
+    ld.param.u64 %rd1, [p];
+    ld.param.u32 %r1, [v];
+    st.local.u32 [mine], 7;
+    st.u32 [%rd1+4], %r1;
+    cvta.to.local.u64 %rd2, %rd1;
+    ld.local.u32 %r2, [%rd2];       // through the .local window too: the caller's 1
+    add.u32 %r2, %r2, 100;
+    st.local.u32 [%rd2+8], %r2;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .b64 %rd<6>;
+    .reg .b32 %r<6>;
+    .local .align 4 .b8 buf[16];
+    mov.u64 %rd2, buf;
+    cvta.local.u64 %rd3, %rd2;
+    st.local.u32 [buf], 1;
+    st.local.u32 [buf+4], 0;
+    {
+        .param .b64 a;
+        .param .b32 b;
+        st.param.b64 [a], %rd3;
+        st.param.b32 [b], 42;
+        call store_through, (a, b);
+    }
+    ld.param.u64 %rd1, [out];
+    ld.local.u32 %r1, [buf];
+    ld.local.u32 %r2, [buf+4];
+    ld.local.u32 %r3, [buf+8];
+    st.global.u32 [%rd1], %r1;
+    st.global.u32 [%rd1+4], %r2;
+    st.global.u32 [%rd1+8], %r3;
+    ret;
+}
+)";
+    ASSERT_TRUE(dev.load_module_text("frames.ptx", text, d)) << (d.all().empty() ? "" : d.all()[0].message);
+    std::string why;
+    auto k = dev.find_kernel("k", why);
+    ASSERT_TRUE(k) << why;
+    uint64_t buf = dev.allocate(12);
+    std::vector<uint8_t> params(8);
+    std::memcpy(params.data(), &buf, 8);
+    auto r = dev.launch(*k, {1}, {32}, 0, params, {}, d);
+    ASSERT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
+    uint32_t out[3];
+    dev.read(buf, out, 12);
+    EXPECT_EQ(out[0], 1u);   // the callee's st.local [mine] went to its own frame
+    EXPECT_EQ(out[1], 42u);  // generic store into the caller's frame
+    EXPECT_EQ(out[2], 101u); // .local access through the converted pointer
+}
+
 } // namespace
 } // namespace ptxsim::test
