@@ -3,9 +3,19 @@
 // the function and passes it as ops[carry_operand], so it lives in the
 // warp's frame and follows divergence like any predicate.
 //
-// The carry (or, for sub/subc, the borrow) is that of the n-bit unsigned
-// addition of the operands' bit patterns, whatever the type's sign: the
-// signed types differ only in how mad's .hi half of the product is formed.
+// The carry is that of the n-bit unsigned addition of the operands' bit
+// patterns, whatever the type's sign: the signed types differ only in how
+// mad's .hi half of the product is formed.
+//
+// Subtraction is addition of the complement, as the hardware does it:
+// sub.cc computes a + ~b + 1 and subc a + ~b + CF, and CC.CF receives the
+// carry out, which is 1 when there is *no* borrow. The PTX ISA's text
+// ("d = a - (b + CC.CF)", "borrow-out written to CC.CF") reads like x86's
+// borrow flag, but code nvcc emits relies on the hardware's meaning: its
+// 128-bit division reads the flag with `addc 0, 0` after a `subc.cc` chain
+// and gives wrong quotients under the borrow reading (tests/sim/
+// semantics_isa_extra_test.cpp has both a direct check and an __int128
+// division compiled by nvcc).
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
 
@@ -37,10 +47,10 @@ void carry_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) 
         uint64_t r;
         bool carry;
         if constexpr (Op == carry_op::sub) {
-            // d = a - (b + CF); the borrow is set when that goes below zero.
-            u128 sub = static_cast<u128>(b) + in;
-            r = static_cast<uint64_t>(static_cast<u128>(a) - sub) & m;
-            carry = a < sub;
+            // a + ~b + (CF, or 1 for sub.cc); the carry out means "no borrow".
+            u128 s = static_cast<u128>(a) + (~b & m) + (cin ? in : 1);
+            r = static_cast<uint64_t>(s) & m;
+            carry = (s >> bits) != 0;
         } else {
             u128 x = a, y = b;
             if constexpr (Op == carry_op::mad_lo || Op == carry_op::mad_hi) {
