@@ -127,6 +127,32 @@ isa::handler binary_for(data_type t) {
 }
 
 // ---- decoders
+// .u16x2/.s16x2 (add, sub, min, max): each 16-bit half on its own, no carry
+// between them; .relu (s16x2 min/max, s32 min/max) clamps negative results to 0.
+template <iop Op, uint32_t Bits, bool Sign, bool Relu>
+void paired(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    lanewise<2>(c, ins, mask, [](uint64_t a, uint64_t b, uint64_t) -> uint64_t {
+        auto one = [](uint64_t x, uint64_t y) {
+            uint64_t r = int_lane<Op, Bits, Sign>(x, y, 0, false);
+            if constexpr (Relu) r = (r >> (Bits - 1)) & 1 ? 0 : r;
+            return r;
+        };
+        if constexpr (Bits == 16) return one(a & 0xFFFF, b & 0xFFFF) | one((a >> 16) & 0xFFFF, (b >> 16) & 0xFFFF) << 16;
+        else return one(a, b);
+    });
+}
+
+// The packed and .relu forms, or nullptr for the plain ones.
+template <iop Op>
+isa::handler packed_or_relu(const matched_instruction& m) {
+    std::string_view t = m.get("type");
+    const bool relu = m.has("relu") || m.has_mod("relu");
+    if (t == "u16x2") return paired<Op, 16, false, false>;
+    if (t == "s16x2") return relu ? paired<Op, 16, true, true> : paired<Op, 16, true, false>;
+    if (relu && t == "s32") return paired<Op, 32, true, true>;
+    return nullptr;
+}
+
 template <iop Op>
 std::string simple(const matched_instruction& m, exec_instruction& out) {
     if (is_float(out.type)) return decode_float(m, out);
@@ -134,6 +160,11 @@ std::string simple(const matched_instruction& m, exec_instruction& out) {
         return "predicate form not supported";
     if (m.has_mod("cc")) return decode_carry(m, out);
     if (m.has("sat")) out.flags |= 1;
+    if constexpr (Op == iop::add || Op == iop::sub)
+        if (auto h = packed_or_relu<Op>(m)) {
+            out.run = h;
+            return {};
+        }
     out.run = binary_for<Op>(out.type);
     return {};
 }
@@ -161,6 +192,10 @@ std::string dec_mad(const matched_instruction& m, exec_instruction& out) {
 
 std::string dec_minmax_min(const matched_instruction& m, exec_instruction& out) {
     if (is_float(out.type)) return decode_float(m, out);
+    if (auto h = packed_or_relu<iop::min>(m)) {
+        out.run = h;
+        return {};
+    }
     if (m.has("relu") || out.type == data_type::none || bits_of(out.type) < 16 || m.get("type").find('x') != std::string_view::npos)
         return "this form of min is not implemented yet";
     out.run = binary_for<iop::min>(out.type);
@@ -168,6 +203,10 @@ std::string dec_minmax_min(const matched_instruction& m, exec_instruction& out) 
 }
 std::string dec_minmax_max(const matched_instruction& m, exec_instruction& out) {
     if (is_float(out.type)) return decode_float(m, out);
+    if (auto h = packed_or_relu<iop::max>(m)) {
+        out.run = h;
+        return {};
+    }
     if (m.has("relu") || out.type == data_type::none || m.get("type").find('x') != std::string_view::npos)
         return "this form of max is not implemented yet";
     out.run = binary_for<iop::max>(out.type);

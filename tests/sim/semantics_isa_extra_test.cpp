@@ -51,6 +51,34 @@ std::vector<uint32_t> run_body(const std::string& body, size_t n, uint32_t threa
     return r.out;
 }
 
+// ---------------------------------------------------------------- packed halves
+// .u16x2/.s16x2: each 16-bit half separately, no carry between them.
+TEST(semantics_packed, sixteen_bit_pairs_and_relu) {
+    // The packed forms take registers only (ptxas), and sub has none.
+    auto out = run_body(R"(
+    mov.b32 %r10, 0x0000ffff; mov.b32 %r11, 0x00000001;
+    mov.b32 %r12, 0x7fff8000; mov.b32 %r13, 0x00018000;
+    mov.b32 %r14, 0x80000001;
+    mov.b32 %r15, 0xfffe0005; mov.b32 %r16, 0xffff0003;
+    add.u16x2 %r1, %r10, %r11;      st.global.u32 [%rd1], %r1;
+    add.s16x2 %r1, %r12, %r13;      st.global.u32 [%rd1+4], %r1;
+    min.s16x2 %r1, %r14, %r13;      st.global.u32 [%rd1+8], %r1;
+    max.u16x2 %r1, %r14, %r13;      st.global.u32 [%rd1+12], %r1;
+    max.s16x2 %r1, %r14, %r13;      st.global.u32 [%rd1+16], %r1;
+    max.relu.s16x2 %r1, %r15, %r16; st.global.u32 [%rd1+20], %r1;
+    min.relu.s32 %r1, -5, 3;        st.global.u32 [%rd1+24], %r1;
+    max.relu.s32 %r1, 7, 3;         st.global.u32 [%rd1+28], %r1;
+    )", 8);
+    EXPECT_EQ(out[0], 0x00000000u); // low 0xffff + 1 wraps to 0 and does not carry into the high half
+    EXPECT_EQ(out[1], 0x80000000u); // high 0x7fff + 1 = 0x8000; low 0x8000 + 0x8000 wraps to 0
+    EXPECT_EQ(out[2], 0x80008000u); // min(-32768, 1) and min(1, -32768)
+    EXPECT_EQ(out[3], 0x80008000u); // unsigned: 0x8000 beats 1 in both halves
+    EXPECT_EQ(out[4], 0x00010001u); // signed: 1 beats -32768 in both halves
+    EXPECT_EQ(out[5], 0x00000005u); // high max(-2, -1) = -1 clamps to 0; low max(5, 3) = 5
+    EXPECT_EQ(out[6], 0u);          // min(-5, 3) = -5 clamps to 0
+    EXPECT_EQ(out[7], 7u);
+}
+
 // ---------------------------------------------------------------- carry
 
 TEST(semantics_carry, multiword_additions_and_subtractions) {
