@@ -66,8 +66,20 @@ struct reg_binding {
     uint32_t width = 1; // slots per register: 2 for .b128
 };
 
+// A variable's place: its space and address (frame_param_tag + offset for
+// call-frame .param variables), and its size in bytes.
+struct var_place {
+    space sp;
+    uint64_t address;
+    uint32_t size;
+};
+
 struct scope {
     std::unordered_map<symbol, reg_binding> names;
+    // .param/.local/.shared variables declared in this block: nvcc's -G
+    // output declares `retval0` afresh, with a different size, in each
+    // call's { } block, so names resolve block by block like registers.
+    std::unordered_map<symbol, var_place> vars;
     std::unordered_map<std::string_view, std::pair<reg_binding, uint32_t>> ranges; // prefix -> (first, count)
     const std::unordered_map<symbol, uint32_t>* labels = nullptr;
 };
@@ -137,6 +149,7 @@ private:
         exec_param e{std::string(m_.str(p.name)), top, size, align};
         vars_[p.name] = {space::param, frame_param_tag + top};
         param_sizes_[p.name] = size;
+        placed_[&p] = {space::param, frame_param_tag + top, size};
         top += size;
         return e;
     }
@@ -159,6 +172,7 @@ private:
             if (v.space == state_space::local) {
                 out_.fn.local_bytes = align_up(out_.fn.local_bytes, align);
                 vars_[v.name] = {space::local, out_.fn.local_bytes};
+                placed_[&v] = {space::local, out_.fn.local_bytes, decl_bytes(v)};
                 out_.fn.local_bytes += decl_bytes(v);
             } else if (v.space == state_space::shared) {
                 if (v.link == linkage::extern_) {
@@ -167,6 +181,7 @@ private:
                 }
                 shared_top_ = align_up(shared_top_, align);
                 vars_[v.name] = {space::shared, shared_top_};
+                placed_[&v] = {space::shared, shared_top_, decl_bytes(v)};
                 shared_top_ += decl_bytes(v);
             }
         }
@@ -256,7 +271,15 @@ private:
         return std::nullopt;
     }
 
+    // The innermost block's variable of that name.
+    const var_place* find_scoped_var(symbol name) const {
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+            if (auto v = it->vars.find(name); v != it->vars.end()) return &v->second;
+        return nullptr;
+    }
+
     std::optional<symbol_address> find_var(symbol name) {
+        if (const var_place* p = find_scoped_var(name)) return symbol_address{p->sp, p->address, false};
         auto v = vars_.find(name);
         if (v != vars_.end()) return symbol_address{v->second.first, v->second.second, false};
         return in_.resolve ? in_.resolve(m_.str(name)) : std::nullopt;
@@ -266,7 +289,10 @@ private:
         scope s;
         s.labels = &labels_[stmts.begin()];
         for (const auto& st : stmts)
-            if (auto ds = std::get_if<decl_stmt>(&st.node)) declare(s, *ds->decl);
+            if (auto ds = std::get_if<decl_stmt>(&st.node)) {
+                declare(s, *ds->decl);
+                if (auto p = placed_.find(ds->decl); p != placed_.end()) s.vars[ds->decl->name] = p->second;
+            }
         if (scopes_.empty()) // parameters declared as .reg (in .func)
             for (const auto& p : f_.params) declare(s, p);
         scopes_.push_back(std::move(s));
@@ -458,10 +484,16 @@ private:
         auto collect = [&](const parser::operand* l, std::vector<std::pair<uint32_t, uint32_t>>& out) -> std::string {
             if (!l) return {};
             for (const auto& e2 : l->elems) {
-                auto v = vars_.find(e2.name);
-                if (v == vars_.end() || v->second.first != space::param)
+                const var_place* v = find_scoped_var(e2.name);
+                var_place formal{};
+                if (!v) // the function's own formal .param variables
+                    if (auto f = vars_.find(e2.name); f != vars_.end()) {
+                        formal = {f->second.first, f->second.second, param_sizes_[e2.name]};
+                        v = &formal;
+                    }
+                if (!v || v->sp != space::param || v->address < frame_param_tag)
                     return fmt::format("call argument '{}' is not a .param variable", m_.str(e2.name));
-                out.push_back({static_cast<uint32_t>(v->second.second - frame_param_tag), param_sizes_[e2.name]});
+                out.push_back({static_cast<uint32_t>(v->address - frame_param_tag), v->size});
             }
             return {};
         };
@@ -512,6 +544,7 @@ private:
     std::unordered_map<symbol, std::pair<space, uint64_t>> vars_;
     std::vector<symbol> extern_shared_;
     std::unordered_map<symbol, uint32_t> param_sizes_;
+    std::unordered_map<const var_decl*, var_place> placed_; // block-declared variables, by declaration
     std::unordered_set<symbol> prototypes_;
     std::unordered_map<symbol, const targets_decl*> target_lists_;
 };

@@ -95,5 +95,11 @@ TEST(run, registers_per_thread_is_checked_and_can_refuse_a_launch) {
     EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
+TEST(run, param_variables_are_scoped_to_their_call_block) {
+    auto r = run_ptxsim("run '" + source_dir() + "/tests/sim/data/scoped_params/launch.json'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("o: all 2 elements match"), std::string::npos) << r.out;
+}
+
 } // namespace
 } // namespace ptxsim::test
