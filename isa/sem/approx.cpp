@@ -50,6 +50,13 @@ void handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             a = fa, b = fb;
         }
         double r = evaluate(f, a, b);
+        // div.approx.f32 is a * (1/b), and 1/b flushes to zero for
+        // 2^126 < |b| < 2^128: the documented result is then 0 (signed as
+        // a*b), or NaN when a is infinite (libdevice's __nv_fast_fdividef).
+        if (!Is64 && (ins.flags & 2)) {
+            uint32_t eb = (static_cast<uint32_t>(rb) >> 23) & 0xFF, fb = static_cast<uint32_t>(rb) & 0x7FFFFF;
+            if (eb == 254 || (eb == 253 && fb != 0)) r = std::isinf(a) || a != a ? NAN : std::copysign(0.0, a) * std::copysign(1.0, b);
+        }
         uint64_t out;
         if constexpr (Is64) {
             out = r != r ? 0x7FFFFFFFFFFFFFFFull : bits_f64(r);
@@ -88,7 +95,9 @@ std::span<const entry> approx_entries() { return entries; }
 std::string decode_approx(const matched_instruction& m, exec_instruction& out) {
     std::string_view key = m.row->key;
     afn f = key == "rcp" ? afn::rcp : key == "sqrt" ? afn::sqrt : afn::div;
-    return pick(f, m, out);
+    std::string why = pick(f, m, out);
+    if (f == afn::div && m.has_mod("approx")) out.flags |= 2; // not div.full
+    return why;
 }
 
 } // namespace ptxsim::isa::sem

@@ -229,5 +229,24 @@ TEST(semantics, fma_f32_rounds_once) {
     for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(out[l], 0x3F800001u) << "lane " << l;
 }
 
+// div.approx.f32 is a * (1/b): for 2^126 < |b| < 2^128 the reciprocal
+// flushes to zero, so the result is a zero signed as a*b (NaN for an
+// infinite a), not the quotient (libdevice documents __fdividef so). At
+// b = 2^126 exactly 1/b = 2^-126 is still normal.
+TEST(semantics, div_approx_f32_special_range) {
+    auto out = run_body(R"(
+    div.approx.f32 %f1, 0f3F800000, 0f7EC00000;  st.global.f32 [%rd1], %f1;      // 1 / 1.5*2^126
+    div.approx.f32 %f1, 0fC0400000, 0f7F000000;  st.global.f32 [%rd1+4], %f1;    // -3 / 2^127
+    div.approx.f32 %f1, 0f7F800000, 0f7F000000;  st.global.f32 [%rd1+8], %f1;    // inf / 2^127
+    div.approx.f32 %f1, 0f3F800000, 0f7E800000;  st.global.f32 [%rd1+12], %f1;   // 1 / 2^126
+    div.full.f32 %f1, 0f3F800000, 0f7EC00000;    st.global.f32 [%rd1+16], %f1;   // div.full has no such range
+    )", 5);
+    EXPECT_EQ(out[0], 0x00000000u);
+    EXPECT_EQ(out[1], 0x80000000u);
+    EXPECT_EQ(out[2], 0x7FFFFFFFu);
+    EXPECT_EQ(out[3], 0x00800000u); // 2^-126
+    EXPECT_NE(out[4], 0u);
+}
+
 } // namespace
 } // namespace ptxsim::test
