@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -89,7 +90,8 @@ public:
     std::optional<launch_file> run() {
         std::ifstream in(path_, std::ios::binary);
         if (!in) {
-            d_.report_unlocated(parser::severity::error, path_, "cannot open launch file");
+            d_.report_unlocated(parser::severity::error, path_,
+                                fmt::format("cannot open launch file '{}': {}", path_, std::strerror(errno)));
             return std::nullopt;
         }
         std::stringstream ss;
@@ -155,9 +157,14 @@ private:
 
     // Reports at the first occurrence of "key" in the file (JSON has no
     // positions once parsed), or at the start.
-    void error(const std::string& key, const std::string& msg) {
+    // Locates the message at the first "key" in the file, or the first after
+    // `after` (so that an expect entry is not reported at its buffer).
+    void error(const std::string& key, const std::string& msg, const std::string& after = {}) {
         failed_ = true;
-        size_t at = key.empty() ? std::string_view::npos : src_->text().find("\"" + key + "\"");
+        size_t from = after.empty() ? 0 : src_->text().find("\"" + after + "\"");
+        if (from == std::string_view::npos) from = 0;
+        size_t at = key.empty() ? std::string_view::npos : src_->text().find("\"" + key + "\"", from);
+        if (at == std::string_view::npos && from) at = src_->text().find("\"" + key + "\"");
         d_.error(*src_, at == std::string_view::npos ? 0 : static_cast<uint32_t>(at), msg);
     }
 
@@ -365,9 +372,12 @@ private:
                 continue;
             }
             if (!e.is_object() || (!e.contains("file") && !e.contains("values"))) {
-                error(name, fmt::format("expect '{}': give {{\"file\": path}} or {{\"values\": [...]}}", name));
+                error(name, fmt::format("expect '{}': give {{\"file\": path}} or {{\"values\": [...]}}", name), "expect");
                 continue;
             }
+            for (auto& [k, v] : e.items())
+                if (k != "file" && k != "values" && k != "max_ulp" && k != "comment")
+                    error(k, fmt::format("expect '{}': unknown key '{}' (expected file, values, max_ulp)", name, k), "expect");
             if (e.contains("file")) {
                 if (!e["file"].is_string()) error(name, "expect: \"file\" is a path");
                 else s.file = resolve(e["file"]);

@@ -34,6 +34,17 @@ uint64_t ulp_distance(const std::string& type, uint64_t a, uint64_t b) {
     return static_cast<uint64_t>(x > y ? x - y : y - x);
 }
 
+// An element as text: integers exactly (a double would round 64-bit ones).
+std::string shown(const std::string& type, uint64_t bits) {
+    if (type[0] == 'u') return fmt::format("{}", bits);
+    if (type[0] == 's') {
+        uint32_t width = static_cast<uint32_t>(std::stoi(type.substr(1)));
+        int64_t v = width == 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
+        return fmt::format("{}", v);
+    }
+    return fmt::format("{}", decode_value(type, bits));
+}
+
 bool write_npy(const std::string& path, const std::string& type, uint64_t count, const std::vector<uint8_t>& data) {
     static const std::map<std::string, std::string> descr{{"u8", "|u1"}, {"s8", "|i1"}, {"u16", "<u2"}, {"s16", "<i2"},
                                                           {"u32", "<u4"}, {"s32", "<i4"}, {"u64", "<u8"}, {"s64", "<i8"},
@@ -189,8 +200,8 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             uint64_t dist = is_float ? ulp_distance(spec.type, got, exp) : (got == exp ? 0 : ~0ull);
             if (dist <= e.max_ulp) continue;
             if (mismatches++ < 10)
-                err << fmt::format("mismatch: {}[{}] = {} (0x{:x}), expected {} (0x{:x}){}\n", e.buffer, i, decode_value(spec.type, got),
-                                   got, decode_value(spec.type, exp), exp,
+                err << fmt::format("mismatch: {}[{}] = {} (0x{:x}), expected {} (0x{:x}){}\n", e.buffer, i, shown(spec.type, got),
+                                   got, shown(spec.type, exp), exp,
                                    is_float ? fmt::format(", {} ulp apart (max_ulp {})", dist, e.max_ulp) : std::string());
         }
         if (mismatches) {

@@ -3,7 +3,8 @@
 // approximations, whose exact bits NVIDIA does not document; the PTX ISA
 // gives their maximum error. ptxsim returns the value correctly rounded from
 // a double-precision evaluation, which is within that error, and applies
-// the documented special cases (.ftz flushing, infinities, zeros, NaN).
+// the documented special cases (.ftz flushing, infinities, zeros, NaN, and
+// div.approx.f32's zero for 2^126 < |b| < 2^128).
 // Differential runs against a GPU should compare these with a tolerance.
 #include <cmath>
 

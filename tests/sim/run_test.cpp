@@ -101,5 +101,16 @@ TEST(run, param_variables_are_scoped_to_their_call_block) {
     EXPECT_NE(r.out.find("o: all 2 elements match"), std::string::npos) << r.out;
 }
 
+TEST(run, expect_entries_reject_unknown_keys) {
+    std::string ptx = source_dir() + "/kernels/saxpy/saxpy.sm_90a.ptx";
+    std::string f = temp_file("ptxsim_run_expect_key.json",
+                              "{\"module\": \"" + ptx + "\", \"buffers\": {\"y\": {\"type\": \"f32\", \"count\": 2}},"
+                              " \"launches\": [],\n \"expect\": {\"y\": {\"values\": [0, 0], \"max_ulps\": 3}}}");
+    auto r = run_ptxsim("run '" + f + "'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(":2:"), std::string::npos) << r.err; // at the expect entry's line
+    EXPECT_NE(r.err.find("expect 'y': unknown key 'max_ulps' (expected file, values, max_ulp)"), std::string::npos) << r.err;
+}
+
 } // namespace
 } // namespace ptxsim::test
