@@ -8,48 +8,11 @@
 
 #include "models/model.hpp"
 #include "sim/device.hpp"
+#include "tests/support/kernel_body.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace ptxsim::test {
 namespace {
-
-struct run_result {
-    std::vector<uint32_t> out;
-    std::string fault; // the fault's message, empty when the launch succeeded
-};
-
-// Runs `body` in one warp of `threads` threads with %rd1 = out buffer of `n` u32.
-run_result run(const std::string& body, size_t n, uint32_t threads = 1) {
-    parser::diagnostics d;
-    auto model = models::load_model(source_dir() + "/models/h800.json", d);
-    sim::device dev(*model);
-    std::string text = std::string(header) +
-                       ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<40>;\n.reg .b64 %rd<16>;\n.reg .pred %p<8>;\n"
-                       ".reg .b16 %h<8>;\n.reg .f32 %f<8>;\nld.param.u64 %rd1, [out];\n" +
-                       body + "\nret;\n}\n";
-    EXPECT_TRUE(dev.load_module_text("sem.ptx", text, d)) << (d.all().empty() ? "" : d.all()[0].message);
-    std::string why;
-    auto k = dev.find_kernel("k", why);
-    run_result res;
-    if (!k) {
-        res.fault = "no kernel: " + why;
-        return res;
-    }
-    uint64_t buf = dev.allocate(n * 4);
-    std::vector<uint8_t> params(8);
-    std::memcpy(params.data(), &buf, 8);
-    auto r = dev.launch(*k, {1}, {threads}, 0, params, {}, d);
-    if (r.fault) res.fault = r.fault->message;
-    res.out.resize(n);
-    dev.read(buf, res.out.data(), n * 4);
-    return res;
-}
-
-std::vector<uint32_t> run_body(const std::string& body, size_t n, uint32_t threads = 1) {
-    auto r = run(body, n, threads);
-    EXPECT_EQ(r.fault, "");
-    return r.out;
-}
 
 // ---------------------------------------------------------------- packed halves
 // .u16x2/.s16x2: each 16-bit half separately, no carry between them.
@@ -245,7 +208,7 @@ JOIN:
 
 TEST(semantics_carry, invalid_carry_forms_fault_with_a_reason) {
     // ptxas rejects .cc with .sat; the table lets it through, the decoder says why.
-    auto r = run("add.cc.sat.s32 %r1, %r2, %r3;", 1);
+    auto r = run_kernel_body("add.cc.sat.s32 %r1, %r2, %r3;", 1);
     EXPECT_EQ(r.fault, "a .cc carry form with .sat is not valid PTX");
 }
 
@@ -532,15 +495,15 @@ TEST(semantics_video, simd_bytes) {
 }
 
 TEST(semantics_video, selectors_the_isa_does_not_allow_fault_with_a_reason) {
-    auto r = run("vadd4.u32.u32.u32 %r1, %r2.b10, %r3, %r4;", 1); // two bytes where four are needed
+    auto r = run_kernel_body("vadd4.u32.u32.u32 %r1, %r2.b10, %r3, %r4;", 1); // two bytes where four are needed
     EXPECT_EQ(r.fault, "vadd4: selectors are .bxyzw (x ... w in 0-7) and the mask bytes in descending order (.b310)");
-    r = run("vmax4.u32.u32.u32 %r1.b13, %r2, %r3, %r4;", 1); // ptxas wants the mask's bytes high to low
+    r = run_kernel_body("vmax4.u32.u32.u32 %r1.b13, %r2, %r3, %r4;", 1); // ptxas wants the mask's bytes high to low
     EXPECT_EQ(r.fault, "vmax4: selectors are .bxyzw (x ... w in 0-7) and the mask bytes in descending order (.b310)");
-    r = run("vadd.u32.u32.u32 %r1, %r2.b3210, %r3;", 1);
+    r = run_kernel_body("vadd.u32.u32.u32 %r1, %r2.b3210, %r3;", 1);
     EXPECT_EQ(r.fault, "vadd: a scalar video selector is one of .b0-.b3, .h0, .h1");
-    r = run("vadd.u32.u32.u32.add %r1.b1, %r2, %r3, %r4;", 1);
+    r = run_kernel_body("vadd.u32.u32.u32.add %r1.b1, %r2, %r3, %r4;", 1);
     EXPECT_EQ(r.fault, "vadd: a destination selector needs the merge form (d.sel, a, b, c without a secondary operation)");
-    r = run("vadd2.u32.u32.u32.sat.add %r1, %r2, %r3, %r4;", 1);
+    r = run_kernel_body("vadd2.u32.u32.u32.sat.add %r1, %r2, %r3, %r4;", 1);
     EXPECT_EQ(r.fault, "vadd2 with both .sat and .add is not valid PTX");
 }
 

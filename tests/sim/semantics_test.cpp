@@ -6,32 +6,11 @@
 
 #include "models/model.hpp"
 #include "sim/device.hpp"
+#include "tests/support/kernel_body.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace ptxsim::test {
 namespace {
-
-// Runs `body` in one warp of `threads` threads with %rd1 = out buffer of `n` u32, returns the buffer.
-std::vector<uint32_t> run_body(const std::string& body, size_t n, uint32_t threads = 1) {
-    parser::diagnostics d;
-    auto model = models::load_model(source_dir() + "/models/h800.json", d);
-    sim::device dev(*model);
-    std::string text = std::string(header) +
-                       ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n.reg .pred %p<8>;\n"
-                       ".reg .b16 %h<8>;\n.reg .f32 %f<8>;\nld.param.u64 %rd1, [out];\n" +
-                       body + "\nret;\n}\n";
-    EXPECT_TRUE(dev.load_module_text("sem.ptx", text, d)) << (d.all().empty() ? "" : d.all()[0].message);
-    std::string why;
-    auto k = dev.find_kernel("k", why);
-    uint64_t buf = dev.allocate(n * 4);
-    std::vector<uint8_t> params(8);
-    std::memcpy(params.data(), &buf, 8);
-    auto r = dev.launch(*k, {1}, {threads}, 0, params, {}, d);
-    EXPECT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
-    std::vector<uint32_t> out(n);
-    dev.read(buf, out.data(), n * 4);
-    return out;
-}
 
 TEST(semantics, prmt_generic_and_modes) {
     auto out = run_body(R"(
