@@ -120,53 +120,23 @@ struct lane_values {
 }
 
 // d = f(a[, b[, c]]) for every lane; sources are ops[1..Arity], the
-// destination ops[0]. The common shapes (all registers, or registers and
-// one trailing immediate, under a full mask) write the destination in
-// place: lane l reads only lane l, so a destination that is also a source
-// is safe and the loop needs no copy.
+// destination ops[0]. Under a full mask a register destination is written
+// in place: lane l reads only lane l of each source, so a destination that
+// is also a source is safe (ivdep tells the compiler so) and needs no copy.
 template <int Arity, class F>
 [[gnu::always_inline]] inline void lanewise(exec_context& c, const exec_instruction& ins, uint32_t mask, F&& f) {
-    const exec_operand& d = ins.ops[0];
-    if (mask == ~0u && d.kind == opnd::reg) {
-        uint64_t* out = &c.reg(d.slot, 0);
-        const exec_operand& last = ins.ops[Arity];
-        bool regs_before_last = true;
-        for (int i = 1; i < Arity; ++i) regs_before_last &= ins.ops[i].kind == opnd::reg;
-        if (regs_before_last && (last.kind == opnd::reg || last.kind == opnd::imm)) {
-            const uint64_t* a = &c.reg(ins.ops[1].slot, 0);
-            const uint64_t* b = Arity >= 2 ? &c.reg(ins.ops[2].slot, 0) : a;
-            if (last.kind == opnd::imm) {
-                const uint64_t k = static_cast<uint64_t>(last.imm);
-                if constexpr (Arity == 1) {
-#pragma GCC ivdep
-                    for (uint32_t l = 0; l < warp_size; ++l) out[l] = f(k, k, k);
-                } else if constexpr (Arity == 2) {
-#pragma GCC ivdep
-                    for (uint32_t l = 0; l < warp_size; ++l) out[l] = f(a[l], k, k);
-                } else {
-#pragma GCC ivdep
-                    for (uint32_t l = 0; l < warp_size; ++l) out[l] = f(a[l], b[l], k);
-                }
-                return;
-            }
-            const uint64_t* z = &c.reg(last.slot, 0);
-            if constexpr (Arity == 1) {
-#pragma GCC ivdep
-                for (uint32_t l = 0; l < warp_size; ++l) out[l] = f(z[l], z[l], z[l]);
-            } else if constexpr (Arity == 2) {
-#pragma GCC ivdep
-                for (uint32_t l = 0; l < warp_size; ++l) out[l] = f(a[l], z[l], z[l]);
-            } else {
-#pragma GCC ivdep
-                for (uint32_t l = 0; l < warp_size; ++l) out[l] = f(a[l], b[l], z[l]);
-            }
-            return;
-        }
-    }
-    lane_values ta, tb, tc, r;
+    lane_values ta, tb, tc;
     const uint64_t* a = source_lanes(c, ins.ops[1], mask, ta);
     const uint64_t* b = Arity >= 2 ? source_lanes(c, ins.ops[2], mask, tb) : a;
     const uint64_t* cc = Arity >= 3 ? source_lanes(c, ins.ops[3], mask, tc) : a;
+    const exec_operand& d = ins.ops[0];
+    if (mask == ~0u && d.kind == opnd::reg) {
+        uint64_t* out = &c.reg(d.slot, 0);
+#pragma GCC ivdep
+        for (uint32_t l = 0; l < warp_size; ++l) out[l] = f(a[l], b[l], cc[l]);
+        return;
+    }
+    lane_values r;
     for (uint32_t l = 0; l < warp_size; ++l) r.v[l] = f(a[l], b[l], cc[l]);
     dest_lanes(c, d, mask, r.v);
 }
