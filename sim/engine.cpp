@@ -414,17 +414,26 @@ private:
         return false;
     }
 
+    // The state space a generic address falls in, and its offset there
+    // (global addresses are their own offset). Constant variables are global
+    // memory here; generic_space tells them apart for isspacep.
+    space classify(uint64_t addr, uint64_t& off) {
+        if (window(addr, shared_window, off)) return space::shared;
+        if (addr - local_window < local_window_size) {
+            off = addr - local_window;
+            return space::local;
+        }
+        if (window(addr, param_window, off)) return space::param;
+        off = addr;
+        return space::global;
+    }
+
     // Resolves an access to a host pointer in shared, local or param storage,
     // or returns nullptr with `is_global` set for global memory.
     uint8_t* locate(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, bool& is_global, bool writing) {
         is_global = false;
         uint64_t off = addr;
-        if (sp == space::generic) {
-            if (window(addr, shared_window, off)) sp = space::shared;
-            else if (addr - local_window < local_window_size) sp = space::local, off = addr - local_window;
-            else if (window(addr, param_window, off)) sp = space::param;
-            else sp = space::global;
-        }
+        if (sp == space::generic) sp = classify(addr, off);
         uint32_t depth = cur_depth_; // of a .local address
         if (sp == space::local) {
             uint64_t tag = off >> local_depth_shift;
@@ -506,14 +515,8 @@ private:
         if (hi <= lo) return nullptr;
         uint64_t off = lo;
         if (sp == space::generic) {
-            if (window(lo, shared_window, off)) {
-                if (hi - shared_window > window_size) return nullptr;
-                sp = space::shared;
-            } else if (lo >= shared_window && lo < param_window + window_size) {
-                return nullptr; // local and param: per lane
-            } else {
-                sp = space::global;
-            }
+            sp = classify(lo, off);
+            if (sp == space::local || sp == space::param) return nullptr; // per lane
         }
         if (sp == space::shared) {
             auto& mem = cur_->cta->shared;
@@ -572,9 +575,7 @@ private:
 
     space generic_space(uint64_t addr, uint32_t) override {
         uint64_t off;
-        if (window(addr, shared_window, off)) return space::shared;
-        if (addr - local_window < local_window_size) return space::local;
-        if (window(addr, param_window, off)) return space::param;
+        if (space sp = classify(addr, off); sp != space::global) return sp;
         for (const auto& [base, size] : req_.const_ranges)
             if (addr - base < size) return space::const_;
         return space::global;
