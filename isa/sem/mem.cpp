@@ -71,10 +71,18 @@ void scatter(uint8_t* p, const lane_values& addr, uint64_t lo, uint32_t mask, co
     });
 }
 
+// Whether the decoder may give a scalar ld/st (value operand `value`,
+// address operand `addr`) the whole-warp path: one register and a space whose
+// memory every lane sees at the same place.
+bool warp_access_shape(const exec_instruction& ins, const exec_operand& value, const exec_operand& addr) {
+    const uint32_t size = bytes_of(ins);
+    return (value.kind == opnd::reg || value.kind == opnd::imm) && addr.kind == opnd::addr &&
+           (size == 1 || size == 2 || size == 4 || size == 8) && ins.sp != space::local && ins.sp != space::param;
+}
+
 bool ld_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     const exec_operand& d = ins.ops[0];
     const uint32_t size = bytes_of(ins);
-    if (d.kind != opnd::reg || ins.ops[1].kind != opnd::addr || (size != 1 && size != 2 && size != 4 && size != 8)) return false;
     lane_values addr;
     uint64_t lo, hi;
     if (!lane_addresses(c, ins.ops[1], mask, size, addr, lo, hi)) return false;
@@ -94,7 +102,6 @@ bool ld_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
 bool st_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     const exec_operand& s = ins.ops[1];
     const uint32_t size = bytes_of(ins);
-    if (s.kind == opnd::vec || ins.ops[0].kind != opnd::addr || (size != 1 && size != 2 && size != 4 && size != 8)) return false;
     lane_values addr, tmp;
     uint64_t lo, hi;
     if (!lane_addresses(c, ins.ops[0], mask, size, addr, lo, hi)) return false;
@@ -111,7 +118,6 @@ bool st_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
 }
 
 void ld_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    if (ld_warp(c, ins, mask)) return;
     const uint32_t size = bytes_of(ins);
     const exec_operand& d = ins.ops[0];
     for_lanes(mask, [&](uint32_t lane) {
@@ -131,7 +137,6 @@ void ld_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
 }
 
 void st_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    if (st_warp(c, ins, mask)) return;
     const uint32_t size = bytes_of(ins);
     const exec_operand& s = ins.ops[1];
     for_lanes(mask, [&](uint32_t lane) {
@@ -146,6 +151,14 @@ void st_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             if (!c.store(ins.sp, addr, size, lane, &v)) return;
         }
     });
+}
+
+// Scalar ld/st whose shape allows the whole-warp path (chosen at decode).
+void ld_scalar_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    if (!ld_warp(c, ins, mask)) ld_handler(c, ins, mask);
+}
+void st_scalar_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    if (!st_warp(c, ins, mask)) st_handler(c, ins, mask);
 }
 
 // .b128: one 16-byte access (so the address must be 16-byte aligned); the
@@ -170,7 +183,7 @@ void st_b128_handler(exec_context& c, const exec_instruction& ins, uint32_t mask
 // .v8 (sm_100, 32-bit elements) needs nothing beyond the .v2/.v4 loop.
 std::string dec_ld(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
-    out.run = ld_handler;
+    out.run = out.ops[0].kind == opnd::reg && warp_access_shape(out, out.ops[0], out.ops[1]) ? ld_scalar_handler : ld_handler;
     if (out.type == data_type::b128) {
         if (m.has("vec")) return "vectors of .b128 are not implemented yet";
         out.run = ld_b128_handler;
@@ -179,7 +192,7 @@ std::string dec_ld(const matched_instruction& m, exec_instruction& out) {
 }
 std::string dec_st(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
-    out.run = st_handler;
+    out.run = warp_access_shape(out, out.ops[1], out.ops[0]) ? st_scalar_handler : st_handler;
     if (out.type == data_type::b128) {
         if (m.has("vec")) return "vectors of .b128 are not implemented yet";
         out.run = st_b128_handler;
