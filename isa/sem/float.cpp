@@ -1,7 +1,8 @@
 // Floating-point arithmetic on f32 and f64: add sub mul fma mad div min max
 // abs neg sqrt rcp, every rounding mode, .ftz .sat, and min/max .NaN
 // .xorsign.abs .relu. The arithmetic is isa/fp's exact integer
-// implementation (tested against MPFR); the host's FP unit is not used.
+// implementation (tested against MPFR), except that plain round-to-nearest
+// add/sub/mul/fma use the host's IEEE operations where they agree (below).
 // The .approx forms go to isa/sem/approx.cpp.
 #include <cmath>
 #include <type_traits>
@@ -99,27 +100,27 @@ uint32_t rn_lanes(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint6
 
 template <bool Is64, fop Op>
 void handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
-    constexpr bool fast_op = Op == fop::add || Op == fop::sub || Op == fop::mul || Op == fop::fma;
     constexpr int arity = Op == fop::abs || Op == fop::neg || Op == fop::sqrt || Op == fop::rcp ? 1 : Op == fop::fma ? 3 : 2;
     const auto r = static_cast<fp::rounding>(ins.sub);
-    if constexpr (fast_op) {
-        if (ins.sub == static_cast<uint8_t>(fp::rounding::rn) && ins.flags == 0) {
-            lane_values ta, tb, tc, res;
-            const uint64_t* a = source_lanes(ctx, ins.ops[1], mask, ta);
-            const uint64_t* b = source_lanes(ctx, ins.ops[2], mask, tb);
-            const uint64_t* c = arity >= 3 ? source_lanes(ctx, ins.ops[3], mask, tc) : a;
-            uint32_t nan = rn_lanes<Is64, Op>(a, b, c, res.v) & mask;
-            for_lanes(nan, [&](uint32_t l) { res.v[l] = compute<Is64, Op>(a[l], b[l], c[l], r, ins.flags); });
-            dest_lanes(ctx, ins.ops[0], mask, res.v);
-            return;
-        }
-    }
     for_lanes(mask, [&](uint32_t lane) {
         uint64_t a = read(ctx, ins.ops[1], lane);
         uint64_t b = arity >= 2 ? read(ctx, ins.ops[2], lane) : 0;
         uint64_t c = arity >= 3 ? read(ctx, ins.ops[3], lane) : 0;
         write(ctx, ins.ops[0], lane, compute<Is64, Op>(a, b, c, r, ins.flags));
     });
+}
+
+// add/sub/mul/fma.rn without modifiers (chosen at decode): the host's
+// operations for the whole warp, the exact library for NaN results.
+template <bool Is64, fop Op>
+void rn_handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
+    lane_values ta, tb, tc, res;
+    const uint64_t* a = source_lanes(ctx, ins.ops[1], mask, ta);
+    const uint64_t* b = source_lanes(ctx, ins.ops[2], mask, tb);
+    const uint64_t* c = Op == fop::fma ? source_lanes(ctx, ins.ops[3], mask, tc) : a;
+    uint32_t nan = rn_lanes<Is64, Op>(a, b, c, res.v) & mask;
+    for_lanes(nan, [&](uint32_t l) { res.v[l] = compute<Is64, Op>(a[l], b[l], c[l], fp::rounding::rn, 0); });
+    dest_lanes(ctx, ins.ops[0], mask, res.v);
 }
 
 // f16/bf16 add/sub/mul/fma/min/max, scalar or packed in pairs (.f16x2: each
@@ -189,6 +190,11 @@ std::string pick(const matched_instruction& m, exec_instruction& out) {
     else if (out.type == data_type::f64) out.run = handler<true, Op>;
     else if (auto h = half_handler_for<Op>(out.type)) out.run = h;
     else return "this floating-point type is not implemented yet for this instruction";
+    if constexpr (Op == fop::add || Op == fop::sub || Op == fop::mul || Op == fop::fma) {
+        const bool plain_rn = out.sub == static_cast<uint8_t>(fp::rounding::rn) && out.flags == 0;
+        if (plain_rn && out.type == data_type::f32) out.run = rn_handler<false, Op>;
+        if (plain_rn && out.type == data_type::f64) out.run = rn_handler<true, Op>;
+    }
     return {};
 }
 
