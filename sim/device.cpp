@@ -311,6 +311,22 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
                             block.count(), registers, model_.sm.registers_per_sm));
         return bad;
     }
+    if (options.cooperative && grid.count() > req.resident_ctas) {
+        d.error(*m.ast.source, k.function->pos,
+                fmt::format("cooperative launch too large: {} CTAs, but the modelled GPU holds at most {} of these at once",
+                            grid.count(), req.resident_ctas));
+        return bad;
+    }
+    // The grid barrier of a cooperative launch: a zeroed word the kernel's
+    // grid.sync() counts arrivals in (cooperative_groups adds 4 to the address).
+    uint64_t grid_barrier = 0;
+    if (options.cooperative) {
+        grid_barrier = allocate(16, 16);
+        const uint8_t zero[16] = {};
+        write(grid_barrier, zero, sizeof zero);
+        req.envreg[1] = static_cast<uint32_t>(grid_barrier >> 32);
+        req.envreg[2] = static_cast<uint32_t>(grid_barrier);
+    }
     req.options = options;
     req.print = options.print ? options.print : [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
     // Every function becomes part of the program (calls may reach any of them).
@@ -332,6 +348,7 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
             if (v.sp == isa::space::const_) req.const_ranges.push_back({v.address, v.size});
     launch_result r = run_launch(req, [this] { return std::make_unique<global_port_adapter>(*global_, *heap_); });
     heap_->end_launch();
+    if (grid_barrier) free(grid_barrier);
     return r;
 }
 

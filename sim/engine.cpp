@@ -668,8 +668,10 @@ private:
         case special_reg::lanemask_gt: return lane == 31 ? 0 : ~((2u << lane) - 1);
         case special_reg::dynamic_smem_size: return req_.dynamic_shared;
         case special_reg::total_smem_size: return req_.dynamic_shared + req_.static_shared;
-        default: return 0; // %envregN: the launch environment registers hold 0
+        default: break;
         }
+        auto n = static_cast<unsigned>(r) - static_cast<unsigned>(special_reg::envreg0);
+        return n < req_.envreg.size() ? req_.envreg[n] : 0;
     }
 
     void barrier(uint32_t id, uint32_t count, uint32_t mask, bool wait) override {

@@ -7,6 +7,7 @@
 // thread scheduling): the lanes at one PC run together, divergent groups
 // take turns, and a group that keeps running without the others is made to
 // yield, so a lane spinning on a lock held by another lane makes progress.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -47,6 +48,9 @@ struct launch_request {
     std::vector<uint8_t> params;           // laid out as kernel.params says
     uint32_t resident_ctas = 1;            // how many CTAs the modelled GPU holds at once
     uint32_t sm_count = 1;
+    // %envreg0..31: the launch environment; the driver sets 1 and 2 (the
+    // grid-barrier address, high and low halves) for cooperative launches.
+    std::array<uint32_t, 32> envreg{};
     launch_options options;
     // Device malloc/free (null: they fault); the device's, shared by launches.
     device_heap* heap = nullptr;

@@ -277,7 +277,7 @@ private:
         }
         for (auto& [k, v] : l.items())
             if (k != "kernel" && k != "grid" && k != "block" && k != "shared_bytes" && k != "args" && k != "malloc_heap_bytes" &&
-                k != "stack_bytes" && k != "registers_per_thread")
+                k != "stack_bytes" && k != "registers_per_thread" && k != "cooperative")
                 error(k, fmt::format("{}: unknown key '{}'", s.where, k));
         if (!l.contains("kernel") || !l["kernel"].is_string()) error("kernel", s.where + ": \"kernel\" names the entry to run");
         else s.kernel = l["kernel"];
@@ -300,6 +300,10 @@ private:
             if (!r.is_number_unsigned() || r.get<uint64_t>() == 0 || r.get<uint64_t>() > 255)
                 error("registers_per_thread", s.where + ": \"registers_per_thread\" is a register count from 1 to 255");
             else s.registers_per_thread = r.get<uint32_t>();
+        }
+        if (l.contains("cooperative")) {
+            if (!l["cooperative"].is_boolean()) error("cooperative", s.where + ": \"cooperative\" is true or false");
+            else s.cooperative = l["cooperative"];
         }
         if (l.contains("args")) {
             if (!l["args"].is_array()) error("args", s.where + ": \"args\" is a list");

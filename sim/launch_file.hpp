@@ -38,6 +38,7 @@ struct launch_spec {
     uint32_t shared_bytes = 0;
     std::optional<uint64_t> malloc_heap_bytes, stack_bytes; // launch_options defaults when absent
     uint32_t registers_per_thread = 0;                        // 0: the kernel's .maxnreg, if any
+    bool cooperative = false;                                 // cudaLaunchCooperativeKernel
     std::vector<arg_spec> args;
     std::string where;
 };

@@ -24,6 +24,9 @@ struct launch_options {
     // registers do not limit residency (PTX does not say how many ptxas will use).
     uint32_t registers_per_thread = 0;
     uint32_t stack_bytes = 1024;                    // per-thread alloca stack (CUDA's default cudaLimitStackSize)
+    // As cudaLaunchCooperativeKernel: every CTA must be resident at once, and
+    // %envreg1:%envreg2 point at the grid-barrier word that grid.sync() uses.
+    bool cooperative = false;
     std::function<void(const std::string&)> print;  // device printf output; standard output when empty
 };
 

@@ -95,6 +95,30 @@ TEST(run, registers_per_thread_is_checked_and_can_refuse_a_launch) {
     EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
+// grid.sync() needs the grid barrier a cooperative launch provides: without
+// it cooperative_groups traps; a grid larger than the GPU holds is refused.
+TEST(run, cooperative_launches_provide_the_grid_barrier) {
+    std::string dir = source_dir() + "/kernels/grid_sync/";
+    auto launch = [&](const std::string& name, const std::string& grid, const std::string& extra) {
+        return temp_file(name, "{\"module\": \"" + dir + "grid_sync.sm_90a.ptx\", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 3000},"
+                               " \"s\": {\"type\": \"u32\", \"count\": 100000}}, \"launches\": [{\"kernel\": \"grid_sync\", \"grid\": " + grid +
+                               ", \"block\": 128" + extra + ", \"args\": [{\"buffer\": \"a\"}, {\"buffer\": \"a\"}, {\"buffer\": \"s\"},"
+                               " {\"buffer\": \"s\"}, {\"u32\": 3000}, {\"u32\": 2}]}]}");
+    };
+    auto plain = run_ptxsim("run '" + launch("ptxsim_run_coop_plain.json", "4", "") + "'");
+    EXPECT_EQ(plain.status, 1);
+    EXPECT_NE(plain.err.find("trap in kernel 'grid_sync'"), std::string::npos) << plain.err;
+    EXPECT_NE(plain.err.find("cooperative_groups.h:"), std::string::npos) << plain.err;
+    auto ok = run_ptxsim("run --threads 2 '" + launch("ptxsim_run_coop_ok.json", "4", ", \"cooperative\": true") + "'");
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    auto big = run_ptxsim("run '" + launch("ptxsim_run_coop_big.json", "5000", ", \"cooperative\": true") + "'");
+    EXPECT_EQ(big.status, 2);
+    EXPECT_NE(big.err.find("cooperative launch too large: 5000 CTAs, but the modelled GPU holds at most 2112"), std::string::npos) << big.err;
+    auto bad = run_ptxsim("run '" + launch("ptxsim_run_coop_bad.json", "4", ", \"cooperative\": 1") + "'");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("\"cooperative\" is true or false"), std::string::npos) << bad.err;
+}
+
 TEST(run, param_variables_are_scoped_to_their_call_block) {
     auto r = run_ptxsim("run '" + source_dir() + "/tests/sim/data/scoped_params/launch.json'");
     EXPECT_EQ(r.status, 0) << r.err;
