@@ -11,6 +11,7 @@
 #include <thread>
 #include <optional>
 
+#include "isa/sem/mbarrier.hpp"
 #include "isa/sem/operands.hpp"
 #include "sim/device_heap.hpp"
 
@@ -76,7 +77,10 @@ struct warp_state {
     std::array<std::vector<return_entry>, warp_size> returns;
     std::vector<frame> frames;   // by depth, grown on demand
     std::array<lane_stack, warp_size> stacks;
+    // Asynchronous copies in flight, per lane (made when a lane first issues one).
+    std::unique_ptr<std::array<isa::async_lane_state, warp_size>> async;
     std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
+    uint32_t mbar_timed_out = 0; // lanes whose mbarrier sleep ended by the time limit (try_wait returns false)
     uint64_t diverged_steps = 0;
     // Converged: every lane that has not exited is at `upc`, at one call
     // depth, and either none waits or all wait at one barrier. The per-lane `pc` array is then stale and the
@@ -102,6 +106,9 @@ struct shared_state {
     std::mutex print_mutex;
 };
 constexpr uint32_t max_call_depth = 256;
+// How many times in a row try_wait sleepers may time out with nothing else
+// happening before the launch is reported as deadlocked.
+constexpr uint32_t max_stalled_rounds = 64;
 
 struct barrier_state {
     uint32_t arrived = 0;
@@ -128,6 +135,10 @@ struct cta_state {
     std::array<std::vector<reduce_waiter>, 16> reduce_waiters;
     uint32_t threads = 0;
     uint32_t exited_threads = 0;
+    // Bulk-copy writes waiting for the current phase of the mbarrier at a shared offset.
+    std::unordered_map<uint64_t, isa::write_group> mbarrier_writes;
+    // Lanes asleep in mbarrier.try_wait, by mbarrier.
+    std::unordered_map<uint64_t, std::vector<std::pair<warp_state*, uint32_t>>> mbarrier_sleepers;
     bool done() const {
         for (const auto& w : warps)
             if (!w->done()) return false;
@@ -169,8 +180,22 @@ public:
             }
             if (fault_) break;
             // Retire finished CTAs, keeping the order of the rest.
-            for (auto it = live.begin(); it != live.end();) it = (*it)->done() ? live.erase(it) : std::next(it);
+            for (auto it = live.begin(); it != live.end();) {
+                if (!(*it)->done()) {
+                    ++it;
+                    continue;
+                }
+                land_at_exit(**it);
+                it = live.erase(it);
+            }
             if (!progress && !live.empty()) {
+                // try_wait sleepers may still return false and do something
+                // else; when they keep going back to sleep with nothing
+                // completing (here or on other host threads), it is a deadlock.
+                uint64_t others = shared_.warp_instructions.load() - counted;
+                if (others != others_seen_) stalled_rounds_ = 0;
+                others_seen_ = others;
+                if (++stalled_rounds_ <= max_stalled_rounds && time_out_sleepers(live)) continue;
                 deadlock(live);
                 break;
             }
@@ -211,6 +236,22 @@ private:
         return cta;
     }
 
+    // Bulk copies to global memory that no thread waited for still complete
+    // when their CTA is done (copies into shared memory die with it). Their
+    // destinations were checked when they were issued.
+    void land_at_exit(cta_state& cta) {
+        for (auto& w : cta.warps) {
+            if (!w->async) continue;
+            for (auto& lane : *w->async) {
+                lane.bulk_groups.push_back(std::move(lane.bulk_open));
+                for (auto& g : lane.bulk_groups)
+                    for (auto& pw : g)
+                        if (pw.sp == space::global) global_.write(pw.addr, pw.data.data(), static_cast<uint32_t>(pw.data.size()));
+                lane = {};
+            }
+        }
+    }
+
     // Runs the CTA's warps in turn, each for up to a quantum, and goes round
     // again while any of them moves, up to a few quanta in all: a CTA whose
     // warps meet at barriers every few instructions then stays in the host's
@@ -236,7 +277,8 @@ private:
     bool run_warp(warp_state& w) {
         bool moved = false;
         uint32_t n = 0;
-        while (n < req_.options.quantum && !fault_) {
+        yield_ = false;
+        while (n < req_.options.quantum && !fault_ && !yield_) {
             if (w.converged) {
                 if (w.waiting) break; // at a barrier
                 n += run_converged(w, req_.options.quantum - n);
@@ -311,7 +353,19 @@ private:
                 ++n;
                 break;
             }
-            if (w.waiting) { // every lane waits at a barrier; the warp stays converged, blocked
+            if (rewind_) { // lanes went to sleep in the instruction and run it again when woken
+                uint32_t asleep = rewind_;
+                rewind_ = 0;
+                if (asleep == live) {
+                    w.upc = cur_pc_;
+                    return n + 1;
+                }
+                w.upc = pc;
+                leave_converged(w);
+                for (uint32_t l = asleep; l; l &= l - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(l))] = cur_pc_;
+                return n + 1;
+            }
+            if (w.waiting || yield_) { // every lane waits at a barrier, or the warp gives up its turn; it stays converged
                 w.upc = pc;
                 return n + 1;
             }
@@ -398,6 +452,10 @@ private:
         }
         result_.stats.thread_instructions += static_cast<uint64_t>(__builtin_popcount(mask));
         if (eff) ins.run(*this, ins, eff);
+        if (rewind_) { // lanes went to sleep in the instruction and run it again when woken
+            for (uint32_t l = rewind_; l; l &= l - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(l))] = pc;
+            rewind_ = 0;
+        }
         if (exited) {
             w.exited |= exited;
             w.cta->exited_threads += static_cast<uint32_t>(__builtin_popcount(exited));
@@ -953,13 +1011,55 @@ private:
         }
     }
 
+    isa::async_lane_state& async_state(uint32_t lane) override {
+        if (!cur_->async) cur_->async = std::make_unique<std::array<isa::async_lane_state, warp_size>>();
+        return (*cur_->async)[lane];
+    }
+    isa::write_group& mbarrier_writes(uint64_t offset) override { return cur_->cta->mbarrier_writes[offset]; }
+    void relinquish() override { yield_ = true; }
+
+    uint32_t sleep_on_mbarrier(uint64_t offset, uint32_t mask) override {
+        uint32_t timed_out = cur_->mbar_timed_out & mask;
+        cur_->mbar_timed_out &= ~mask;
+        if (uint32_t sleep = mask & ~timed_out) {
+            cur_->waiting |= sleep;
+            cur_->cta->mbarrier_sleepers[offset].push_back({cur_, sleep});
+            rewind_ |= sleep;
+        }
+        return timed_out;
+    }
+
+    void mbarrier_phase_completed(uint64_t offset) override {
+        stalled_rounds_ = 0;
+        auto it = cur_->cta->mbarrier_sleepers.find(offset);
+        if (it == cur_->cta->mbarrier_sleepers.end()) return;
+        for (auto [w, lanes] : it->second) w->waiting &= ~lanes;
+        cur_->cta->mbarrier_sleepers.erase(it);
+    }
+
+    // Nothing in this thread's CTAs can run: the time limit of every
+    // try_wait sleeper passes, and each returns false. True if there were any.
+    bool time_out_sleepers(const std::deque<std::unique_ptr<cta_state>>& live) {
+        bool any = false;
+        for (auto& cta : live) {
+            for (auto& [offset, sleepers] : cta->mbarrier_sleepers)
+                for (auto [w, lanes] : sleepers) {
+                    w->waiting &= ~lanes;
+                    w->mbar_timed_out |= lanes;
+                    any = true;
+                }
+            cta->mbarrier_sleepers.clear();
+        }
+        return any;
+    }
+
     void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) override {
         if (fault_) return;
         fault_ = true;
         fault_report r;
         static constexpr const char* kinds[] = {"fault", "out-of-bounds access", "misaligned access", "invalid address",
                                                 "trap", "unsupported instruction", "stack overflow", "use after free",
-                                                "assertion failed"};
+                                                "assertion failed", "invalid operation"};
         r.kind = kinds[static_cast<size_t>(kind)];
         if (kind == fault_kind::unsupported) {
             r.message = !message.empty() ? std::move(message)
@@ -987,6 +1087,20 @@ private:
         shared_.stop = true;
     }
 
+    // " (mbarrier at …: its state)" when the warp sleeps in try_wait, else "".
+    static std::string mbarrier_note(const cta_state& cta, const warp_state& w) {
+        for (const auto& [offset, sleepers] : cta.mbarrier_sleepers)
+            for (auto [sw, lanes] : sleepers) {
+                if (sw != &w || offset + 8 > cta.shared.size()) continue;
+                uint64_t v;
+                std::memcpy(&v, cta.shared.data() + offset, 8);
+                auto s = isa::sem::mbar::state::unpack(v);
+                return fmt::format(" (mbarrier at shared offset {}: phase parity {}, {} of {} arrivals pending, tx-count {})", offset,
+                                   s.parity, s.pending, s.expected, s.tx);
+            }
+        return {};
+    }
+
     void deadlock(const std::deque<std::unique_ptr<cta_state>>& live) {
         fault_report r;
         r.kind = "deadlock";
@@ -1003,8 +1117,13 @@ private:
             uint32_t idx = std::min<uint32_t>(pc & index_bits, static_cast<uint32_t>(f.code.size() - 1));
             if (req_.locate) req_.locate(static_cast<int32_t>(pc >> 20), f.code[idx].pos, at);
             where += fmt::format("{}warp {} waits at {}:{}", where.empty() ? "" : "; ", w->index, at.ptx_file, at.ptx_line);
+            where += mbarrier_note(cta, *w);
         }
-        r.message = "every warp is blocked (at a barrier or a warp-synchronous instruction): " + where;
+        if (const auto& w0 = cta.warps.front()) {
+            uint32_t t = w0->index * warp_size;
+            r.thread = {t % req_.block.x, t / req_.block.x % req_.block.y, t / (req_.block.x * req_.block.y)};
+        }
+        r.message = "every warp is blocked (at a barrier, an mbarrier wait or a warp-synchronous instruction): " + where;
         if (req_.locate) req_.locate(req_.kernel_id, fn_.code[0].pos, r);
         publish(std::move(r));
     }
@@ -1044,6 +1163,12 @@ private:
     const isa::exec_function* cur_fn_ = nullptr;
     uint32_t cur_pc_ = 0;
     uint32_t cur_depth_ = 0;
+    bool yield_ = false; // the running warp waits for others (relinquish): end its turn
+    uint32_t rewind_ = 0; // lanes that went to sleep in the running instruction (sleep_on_mbarrier)
+    // Times in a row that nothing could run but try_wait sleepers, woken by
+    // their time limit, with no mbarrier phase completing in between.
+    uint32_t stalled_rounds_ = 0;
+    uint64_t others_seen_ = 0; // other host threads' instruction count at the last such round
 };
 
 } // namespace

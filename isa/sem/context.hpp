@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <string>
 
+#include "isa/async_state.hpp"
 #include "isa/exec.hpp"
 
 namespace ptxsim::isa {
 
-enum class fault_kind : uint8_t { none, out_of_bounds, misaligned, invalid_address, trap, unsupported, stack_overflow, use_after_free, assertion };
+enum class fault_kind : uint8_t { none, out_of_bounds, misaligned, invalid_address, trap, unsupported, stack_overflow, use_after_free, assertion,
+                                  invalid_operation /* misuse the ISA leaves undefined: mbarrier underflow ... */ };
 
 // A read-modify-write of up to 16 bytes done as one atomic step (vector,
 // half-precision and 128-bit atomics): rewrites `value` in place from the
@@ -82,6 +84,23 @@ struct exec_context {
     // false (after reporting a fault) when the index is out of range.
     virtual bool branch_target(uint32_t table, uint64_t index, uint32_t lane, uint32_t& target) = 0;
     virtual void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) = 0;
+    // Asynchronous copies in flight: the lane's groups, and the writes that
+    // wait for the current phase of the CTA's mbarrier at a shared-memory
+    // offset to complete (isa/async_state.hpp).
+    virtual async_lane_state& async_state(uint32_t lane) = 0;
+    virtual write_group& mbarrier_writes(uint64_t shared_offset) = 0;
+    // The warp waits for another thread (mbarrier.try_wait failed, nanosleep):
+    // the scheduler ends its turn after this instruction, so that a spinning
+    // warp does not hold the host thread for a whole quantum.
+    virtual void relinquish() {}
+    // mbarrier.try_wait: the lanes in `mask` sleep until a phase of the
+    // mbarrier at shared offset `offset` completes, then run the instruction
+    // again. Returns the lanes of `mask` whose last sleep here ended by the
+    // wait's time limit instead (the scheduler wakes sleepers that way when
+    // nothing else can run): they take `false` and do not sleep again.
+    virtual uint32_t sleep_on_mbarrier(uint64_t offset, uint32_t mask) = 0;
+    // A phase of the mbarrier at `offset` completed: its sleepers wake.
+    virtual void mbarrier_phase_completed(uint64_t offset) = 0;
 };
 
 } // namespace ptxsim::isa

@@ -43,6 +43,35 @@ std::string dec_nop(const matched_instruction&, exec_instruction& out) {
     return {};
 }
 
+// nanosleep: the thread waits (for a while, by the ISA: up to twice the
+// hint, possibly not at all); ptxsim lets other warps run.
+void nanosleep_handler(exec_context& c, const exec_instruction&, uint32_t) { c.relinquish(); }
+std::string dec_nanosleep(const matched_instruction&, exec_instruction& out) {
+    out.run = nanosleep_handler;
+    return {};
+}
+
+// griddepcontrol.wait waits until the grids this one depends on have
+// completed and their writes are visible; launch_dependents lets a
+// dependent grid start early. ptxsim runs a device's launches one after the
+// other, so the prerequisites are always complete: both have nothing to do.
+std::string dec_griddepcontrol(const matched_instruction&, exec_instruction& out) {
+    out.run = nop_handler;
+    return {};
+}
+
+// setmaxnreg.{inc,dec}.sync.aligned.u32 n: n must be a multiple of 8 in
+// 24..256 (ptxas checks a literal; a register operand is not allowed).
+std::string dec_setmaxnreg(const matched_instruction&, exec_instruction& out) {
+    if (out.ops[0].kind != opnd::imm || out.ops[0].imm < 24 || out.ops[0].imm > 256 || out.ops[0].imm % 8)
+        return "setmaxnreg takes a register count that is a multiple of 8 from 24 to 256";
+    // No register changes value. The per-warpgroup accounting against the
+    // CTA's registers (an .inc that waits for a .dec) is not modelled yet:
+    // every request is granted at once (docs/emulator.md).
+    out.run = nop_handler;
+    return {};
+}
+
 // bar.sync a{, b} / barrier.sync a{, b} / bar.arrive a, b
 void bar_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     uint32_t lane = static_cast<uint32_t>(__builtin_ctz(mask));
@@ -107,7 +136,8 @@ std::string dec_call(const matched_instruction&, exec_instruction& out) {
 
 constexpr entry entries[] = {
     {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"call", dec_call}, {"brx.idx", dec_brx}, {"trap", dec_trap}, {"bar", dec_bar},
-    {"barrier", dec_bar}, {"membar", dec_nop}, {"fence", dec_nop}, {"nanosleep", dec_nop},
+    {"barrier", dec_bar}, {"membar", dec_nop}, {"fence", dec_nop}, {"fence.proxy", dec_nop}, {"nanosleep", dec_nanosleep},
+    {"griddepcontrol", dec_griddepcontrol},
 };
 
 } // namespace
