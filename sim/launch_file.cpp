@@ -1,5 +1,7 @@
 #include "sim/launch_file.hpp"
 
+#include "isa/tensor_map.hpp"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -313,11 +315,65 @@ private:
         return s;
     }
 
+    // {"buffer", "offset", "type", "dims", "strides", "box", "element_strides", "swizzle", "l2_promotion", "oob_fill"}
+    arg_spec tensormap(const json& t, const std::string& where, const launch_file& f, arg_spec& s) {
+        s.k = arg_spec::kind::tensormap;
+        if (!t.is_object()) {
+            error("tensormap", where + " is an object: {\"buffer\", \"type\", \"dims\", \"box\", ...}");
+            return s;
+        }
+        for (auto& [k, v] : t.items())
+            if (k != "buffer" && k != "offset" && k != "type" && k != "dims" && k != "strides" && k != "box" && k != "element_strides" &&
+                k != "swizzle" && k != "l2_promotion" && k != "oob_fill")
+                error(k, fmt::format("{}: unknown key '{}'", where, k));
+        if (!t.contains("buffer") || !t["buffer"].is_string() || !has_buffer(f, t["buffer"]))
+            error("tensormap", fmt::format("{}: \"buffer\" names the tensor's buffer", where));
+        else s.buffer = t["buffer"];
+        if (t.contains("offset")) {
+            if (!t["offset"].is_number_unsigned()) error("offset", where + ": \"offset\" is a byte count");
+            else s.offset = t["offset"];
+        }
+        if (!t.contains("type") || !t["type"].is_string() || !isa::tma_type_named(t["type"]))
+            error("type", where + ": \"type\" is one of u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz");
+        else s.tmap.type = t["type"];
+        auto numbers = [&](const char* key, auto& out, bool required) {
+            if (!t.contains(key)) {
+                if (required) error("tensormap", fmt::format("{}: \"{}\" is required", where, key));
+                return;
+            }
+            if (!t[key].is_array() || t[key].empty() || t[key].size() > 5) return error(key, fmt::format("{}: \"{}\" is a list of 1 to 5 counts", where, key));
+            for (auto& n : t[key]) {
+                if (!n.is_number_unsigned()) return error(key, fmt::format("{}: \"{}\" holds non-negative integers", where, key));
+                out.push_back(n.get<uint64_t>());
+            }
+        };
+        numbers("dims", s.tmap.dims, true);
+        numbers("box", s.tmap.box, true);
+        numbers("strides", s.tmap.strides, false);
+        numbers("element_strides", s.tmap.element_strides, false);
+        if (t.contains("swizzle")) {
+            if (!t["swizzle"].is_string() || !isa::tma_swizzle_named(t["swizzle"])) error("swizzle", where + ": \"swizzle\" is none, 32B, 64B or 128B");
+            else s.tmap.swizzle = t["swizzle"];
+        }
+        if (t.contains("l2_promotion")) {
+            const auto& l = t["l2_promotion"];
+            std::string v = l.is_string() ? l.get<std::string>() : "";
+            if (v == "none" || v == "64B" || v == "128B" || v == "256B") s.tmap.l2_promotion = v == "none" ? 0 : v == "64B" ? 1 : v == "128B" ? 2 : 3;
+            else error("l2_promotion", where + ": \"l2_promotion\" is none, 64B, 128B or 256B");
+        }
+        if (t.contains("oob_fill")) {
+            const auto& o = t["oob_fill"];
+            if (o == "zero" || o == "nan") s.tmap.nan_fill = o == "nan";
+            else error("oob_fill", where + ": \"oob_fill\" is zero or nan");
+        }
+        return s;
+    }
+
     arg_spec arg(const json& a, const std::string& where, const launch_file& f) {
         arg_spec s;
         s.where = where;
         if (!a.is_object() || a.empty()) {
-            error("args", where + ": an argument is {\"u32\": v}, {\"buffer\": name} or {\"bytes\": [...]}");
+            error("args", where + ": an argument is {\"u32\": v}, {\"buffer\": name}, {\"bytes\": [...]} or {\"tensormap\": {...}}");
             return s;
         }
         if (a.contains("buffer")) {
@@ -333,6 +389,7 @@ private:
             }
             return s;
         }
+        if (a.contains("tensormap")) return tensormap(a["tensormap"], where + ".tensormap", f, s);
         if (a.contains("bytes")) {
             s.k = arg_spec::kind::bytes;
             if (!a["bytes"].is_array()) error("bytes", where + ": \"bytes\" is a list of byte values");

@@ -24,8 +24,19 @@ struct buffer_spec {
     std::string file;        // resolved path
 };
 
+// A tensor map argument: cuTensorMapEncodeTiled's parameters over a buffer.
+struct tensormap_spec {
+    std::string type;                          // "bf16", "f32", ... (isa::tma_type_named)
+    std::vector<uint64_t> dims, strides;       // innermost first; strides: dims 1.. in bytes (default dense)
+    std::vector<uint32_t> box, element_strides;
+    std::string swizzle = "none";              // none, 32B, 64B, 128B
+    uint32_t l2_promotion = 0;                 // 0 none, 1 64B, 2 128B, 3 256B
+    bool nan_fill = false;                     // CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+};
+
 struct arg_spec {
-    enum class kind { scalar, buffer, bytes } k = kind::scalar;
+    enum class kind { scalar, buffer, bytes, tensormap } k = kind::scalar;
+    tensormap_spec tmap;     // kind::tensormap (over `buffer` + `offset`)
     std::vector<uint8_t> bytes;  // scalar value or raw bytes
     std::string buffer;
     uint64_t offset = 0;

@@ -1,5 +1,7 @@
 #include "sim/launch_runner.hpp"
 
+#include "isa/tensor_map.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -43,6 +45,34 @@ std::string shown(const std::string& type, uint64_t bits) {
         return fmt::format("{}", v);
     }
     return fmt::format("{}", decode_value(type, bits));
+}
+
+// The 128 bytes of a {"tensormap"} argument (cuTensorMapEncodeTiled over the
+// buffer's address), or why the driver would refuse the parameters.
+std::string encode_tensormap(const arg_spec& a, uint64_t address, std::vector<uint8_t>& out) {
+    const tensormap_spec& t = a.tmap;
+    const uint32_t rank = static_cast<uint32_t>(t.dims.size());
+    if (t.box.size() != rank) return fmt::format("\"box\" has {} entries for {} dimensions", t.box.size(), rank);
+    if (!t.element_strides.empty() && t.element_strides.size() != rank)
+        return fmt::format("\"element_strides\" has {} entries for {} dimensions", t.element_strides.size(), rank);
+    if (!t.strides.empty() && t.strides.size() + 1 != rank)
+        return fmt::format("\"strides\" has {} entries; a rank-{} tensor has {} (dimension 1 and up)", t.strides.size(), rank, rank - 1);
+    isa::tma_type type = *isa::tma_type_named(t.type);
+    isa::tensor_map probe;
+    probe.type = type;
+    std::vector<uint64_t> strides = t.strides;
+    if (strides.empty()) // dense: each dimension follows the previous one
+        for (uint32_t i = 1; i < rank; ++i) strides.push_back((i == 1 ? probe.element_bytes() : strides.back()) * t.dims[i - 1]);
+    std::vector<uint32_t> es = t.element_strides;
+    es.resize(rank, 1);
+    std::vector<uint32_t> box(t.box.begin(), t.box.end());
+    isa::tensor_map_bytes bytes;
+    std::string problem = isa::encode_tiled(bytes, type, rank, address, t.dims.data(), strides.data(), box.data(), es.data(),
+                                            isa::tma_interleave::none, *isa::tma_swizzle_named(t.swizzle),
+                                            static_cast<isa::tma_l2_promotion>(t.l2_promotion),
+                                            t.nan_fill ? isa::tma_oob_fill::nan_request_zero_fma : isa::tma_oob_fill::zero);
+    out.assign(bytes.begin(), bytes.end());
+    return problem;
 }
 
 bool write_npy(const std::string& path, const std::string& type, uint64_t count, const std::vector<uint8_t>& data) {
@@ -121,6 +151,13 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
                 uint64_t addr = buffers.at(a.buffer).address + a.offset;
                 bytes.resize(8);
                 std::memcpy(bytes.data(), &addr, 8);
+            }
+            if (a.k == arg_spec::kind::tensormap) {
+                std::string problem = encode_tensormap(a, buffers.at(a.buffer).address + a.offset, bytes);
+                if (!problem.empty()) {
+                    err << fmt::format("{}: error: {}: {}\n", f.path, a.where, problem);
+                    return 2;
+                }
             }
             if (bytes.size() != p.size) {
                 err << fmt::format("{}: error: {}: parameter {} ('{}') of '{}' is {} bytes, the argument is {}\n", f.path, a.where,

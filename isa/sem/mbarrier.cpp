@@ -32,10 +32,14 @@ bool locate(exec_context& c, space sp, uint64_t addr, uint32_t lane, uint64_t& o
 bool land(exec_context& c, write_group& writes, uint32_t lane) {
     write_group g;
     g.swap(writes);
+    // In the largest naturally aligned pieces of up to 16 bytes (a TMA store's
+    // row may start and end anywhere an element can).
     for (const auto& w : g)
-        for (size_t at = 0; at < w.data.size(); at += 16) {
-            uint32_t n = static_cast<uint32_t>(std::min<size_t>(16, w.data.size() - at));
+        for (size_t at = 0; at < w.data.size();) {
+            uint32_t n = 16;
+            while (n > w.data.size() - at || (w.addr + at) % n) n /= 2;
             if (!c.store(w.sp, w.addr + at, n, lane, w.data.data() + at)) return false;
+            at += n;
         }
     return true;
 }

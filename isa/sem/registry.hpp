@@ -37,6 +37,7 @@ std::span<const entry> carry_entries();
 std::span<const entry> video_entries();
 std::span<const entry> mbarrier_entries();
 std::span<const entry> async_copy_entries();
+std::span<const entry> tma_entries();
 // rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
 std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 

@@ -119,6 +119,29 @@ TEST(run, cooperative_launches_provide_the_grid_barrier) {
     EXPECT_NE(bad.err.find("\"cooperative\" is true or false"), std::string::npos) << bad.err;
 }
 
+// A {"tensormap"} argument is checked as cuTensorMapEncodeTiled checks its parameters.
+TEST(run, tensormap_arguments_are_checked_like_the_driver_does) {
+    std::string dir = source_dir() + "/kernels/tma_tiles/";
+    auto launch = [&](const std::string& name, const std::string& map) {
+        return temp_file(name, "{\"module\": \"" + dir + "tma_tiles.sm_90a.ptx\", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 7200}},"
+                               " \"launches\": [{\"kernel\": \"tma_tiles\", \"grid\": 1, \"block\": 32, \"args\": [{\"tensormap\": " + map +
+                               "}, {\"tensormap\": {\"buffer\": \"a\", \"type\": \"u32\", \"dims\": [72, 100], \"box\": [32, 16]}},"
+                               " {\"buffer\": \"a\"}, {\"buffer\": \"a\"}]}]}");
+    };
+    auto wide = run_ptxsim("run '" + launch("ptxsim_run_tmap_wide.json",
+                                             "{\"buffer\": \"a\", \"type\": \"u32\", \"dims\": [72, 100], \"box\": [64, 16], \"swizzle\": \"128B\"}") + "'");
+    EXPECT_EQ(wide.status, 2);
+    EXPECT_NE(wide.err.find("launches[0].args[0]: the box's inner dimension is 256 bytes; the 128-byte swizzle allows at most 128"),
+              std::string::npos) << wide.err;
+    auto key = run_ptxsim("run '" + launch("ptxsim_run_tmap_key.json",
+                                            "{\"buffer\": \"a\", \"type\": \"u32\", \"dims\": [72, 100], \"box\": [32, 16], \"swizle\": \"128B\"}") + "'");
+    EXPECT_EQ(key.status, 2);
+    EXPECT_NE(key.err.find("unknown key 'swizle'"), std::string::npos) << key.err;
+    auto ok = run_ptxsim("run '" + launch("ptxsim_run_tmap_ok.json",
+                                           "{\"buffer\": \"a\", \"type\": \"u32\", \"dims\": [72, 100], \"box\": [32, 16], \"swizzle\": \"128B\"}") + "'");
+    EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
 TEST(run, param_variables_are_scoped_to_their_call_block) {
     auto r = run_ptxsim("run '" + source_dir() + "/tests/sim/data/scoped_params/launch.json'");
     EXPECT_EQ(r.status, 0) << r.err;
