@@ -143,7 +143,7 @@ void st_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         uint64_t addr = address(c, ins.ops[0], lane);
         if (s.kind == opnd::vec) {
             for (uint32_t i = 0; i < s.count; ++i) {
-                uint64_t v = s.elems[i] == no_slot ? 0 : c.reg(s.elems[i], lane);
+                uint64_t v = vec_element(c, s, i, lane);
                 if (!c.store(ins.sp, addr + i * size, size, lane, &v)) return;
             }
         } else {
