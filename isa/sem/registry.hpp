@@ -46,6 +46,11 @@ inline constexpr uint32_t carry_operand = 5;
 bool uses_carry_flag(const matched_instruction& m);
 std::string decode_carry(const matched_instruction& m, exec_instruction& out);
 
+// cvt with the sm_100a fp6/fp4/ue8m0 types (isa/sem/cvt_mx.cpp) and cvt.rs
+// (isa/sem/cvt_rs.cpp), reached from cvt.cpp's decoder.
+std::string decode_cvt_mx(const matched_instruction& m, exec_instruction& out);
+std::string decode_cvt_rs(const matched_instruction& m, exec_instruction& out);
+
 // mov.b128 and mov.v2/.v4 (isa/sem/mem_misc.cpp).
 std::string decode_mov_wide(const matched_instruction& m, exec_instruction& out);
 
