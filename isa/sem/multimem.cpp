@@ -8,11 +8,15 @@
 // step rounded to nearest even in the accumulation type (the instruction's
 // type, or f32 with .acc::f32, rounded once to the type at the end): the
 // ISA does not say in which order the switch combines the copies. min/max
-// follow PTX's min/max (one NaN operand gives the other operand).
+// follow PTX's min/max (one NaN operand gives the other operand). The sm_100
+// fp8 types (.e4m3, .e5m2 and their x2/x4 packs, ld_reduce and st only)
+// accumulate in fp8, or f16 with .acc::f16, saturating as isa/fp/fp8_arith
+// says (the ISA does not say what an overflowing sum gives).
 #include <cstring>
 
 #include "isa/fp/arith.hpp"
 #include "isa/fp/convert.hpp"
+#include "isa/fp/fp8_arith.hpp"
 #include "isa/fp/half_arith.hpp"
 #include "isa/fp/minmax.hpp"
 #include "isa/sem/operands.hpp"
@@ -25,11 +29,14 @@ using parser::data_type;
 using fp::rounding;
 
 enum class mm_op : uint8_t { add, min, max, and_, or_, xor_ };
-// exec_instruction::flags
-constexpr uint8_t acc_f32 = 1;
+// exec_instruction::flags: the accumulation type, and for fp8 elements the
+// format and the values per register (1, 2 or 4) in bits 4-6.
+constexpr uint8_t acc_f32 = 1, acc_f16 = 2, fp8 = 4, fp8_e5m2 = 8;
 constexpr uint32_t max_members = 64;
 
+uint32_t fp8_lanes(const exec_instruction& ins) { return (ins.flags >> 4) & 7u; }
 uint32_t elem_bytes(data_type t) { return bits_of(t) / 8; }
+uint32_t elem_bytes(const exec_instruction& ins) { return (ins.flags & fp8) ? fp8_lanes(ins) : elem_bytes(ins.type); }
 bool is_half(data_type t) { return t == data_type::f16 || t == data_type::bf16 || t == data_type::f16x2 || t == data_type::bf16x2; }
 bool is_bf(data_type t) { return t == data_type::bf16 || t == data_type::bf16x2; }
 bool is_pair(data_type t) { return t == data_type::f16x2 || t == data_type::bf16x2; }
@@ -92,6 +99,57 @@ uint64_t narrow(data_type t, uint64_t v) {
     return is_pair(t) ? (one(v >> 32) << 16) | one(v & 0xFFFFFFFF) : one(v);
 }
 
+// fp8 registers: `lanes` bytes, or with .acc::f16 one f16 per byte.
+uint64_t fp8_combine(mm_op op, bool e5, bool wide, uint32_t lanes, uint64_t acc, uint64_t x) {
+    const uint32_t w = wide ? 16 : 8;
+    uint64_t r = 0;
+    for (uint32_t i = 0; i < lanes; ++i) {
+        uint64_t a = (acc >> (i * w)) & mask_bits(w), b = (x >> (i * w)) & mask_bits(w), v;
+        if (wide) {
+            v = half_op(op, false, false, a, b);
+        } else {
+            auto a8 = static_cast<uint8_t>(a), b8 = static_cast<uint8_t>(b);
+            if (op == mm_op::add) v = e5 ? fp::add_e5m2(a8, b8) : fp::add_e4m3(a8, b8);
+            else if (op == mm_op::min) v = e5 ? fp::min_e5m2(a8, b8) : fp::min_e4m3(a8, b8);
+            else v = e5 ? fp::max_e5m2(a8, b8) : fp::max_e4m3(a8, b8);
+        }
+        r |= v << (i * w);
+    }
+    return r;
+}
+uint64_t fp8_widen(bool e5, uint32_t lanes, uint64_t v) {
+    uint64_t r = 0;
+    for (uint32_t i = 0; i < lanes; ++i) {
+        auto b = static_cast<uint8_t>(v >> (8 * i));
+        r |= uint64_t{e5 ? fp::cvt_f16_e5m2(b) : fp::cvt_f16_e4m3(b)} << (16 * i);
+    }
+    return r;
+}
+uint64_t fp8_narrow(bool e5, uint32_t lanes, uint64_t v) {
+    const fp::cvt_mods sf{.satfinite = true};
+    uint64_t r = 0;
+    for (uint32_t i = 0; i < lanes; ++i) {
+        auto h = static_cast<uint16_t>(v >> (16 * i));
+        r |= uint64_t{e5 ? fp::cvt_e5m2_f16(h, rounding::rn, sf) : fp::cvt_e4m3_f16(h, rounding::rn, sf)} << (8 * i);
+    }
+    return r;
+}
+
+// One register-sized element of ld_reduce: to the accumulator, combined, back.
+uint64_t acc_in(const exec_instruction& ins, uint64_t x) {
+    if (ins.flags & acc_f16) return fp8_widen(ins.flags & fp8_e5m2, fp8_lanes(ins), x);
+    return (ins.flags & acc_f32) ? widen(ins.type, x) : x;
+}
+uint64_t acc_step(const exec_instruction& ins, uint64_t acc, uint64_t x) {
+    const auto op = static_cast<mm_op>(ins.sub);
+    if (ins.flags & fp8) return fp8_combine(op, ins.flags & fp8_e5m2, ins.flags & acc_f16, fp8_lanes(ins), acc, x);
+    return combine(op, ins.type, ins.flags & acc_f32, acc, x);
+}
+uint64_t acc_out(const exec_instruction& ins, uint64_t acc) {
+    if (ins.flags & acc_f16) return fp8_narrow(ins.flags & fp8_e5m2, fp8_lanes(ins), acc);
+    return (ins.flags & acc_f32) ? narrow(ins.type, acc) : acc;
+}
+
 uint64_t element(const uint8_t* p, uint32_t bytes) {
     uint64_t v = 0;
     std::memcpy(&v, p, bytes);
@@ -100,9 +158,7 @@ uint64_t element(const uint8_t* p, uint32_t bytes) {
 
 // multimem.ld_reduce d, [a]
 void ld_reduce_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    const auto op = static_cast<mm_op>(ins.sub);
-    const bool wide = (ins.flags & acc_f32) != 0;
-    const uint32_t eb = elem_bytes(ins.type), n = ins.vec, total = eb * n;
+    const uint32_t eb = elem_bytes(ins), n = ins.vec, total = eb * n;
     const exec_operand& d = ins.ops[0];
     for_lanes(mask, [&](uint32_t lane) {
         uint64_t members[max_members];
@@ -113,13 +169,12 @@ void ld_reduce_handler(exec_context& c, const exec_instruction& ins, uint32_t ma
             uint8_t buf[16];
             if (!c.load(space::global, members[m], total, lane, buf)) return;
             for (uint32_t i = 0; i < n; ++i) {
-                uint64_t x = element(buf + i * eb, eb);
-                if (wide) x = widen(ins.type, x);
-                acc[i] = m == 0 ? x : combine(op, ins.type, wide, acc[i], x);
+                uint64_t x = acc_in(ins, element(buf + i * eb, eb));
+                acc[i] = m == 0 ? x : acc_step(ins, acc[i], x);
             }
         }
         for (uint32_t i = 0; i < n; ++i) {
-            uint64_t v = wide ? narrow(ins.type, acc[i]) : acc[i];
+            uint64_t v = acc_out(ins, acc[i]);
             if (d.kind == opnd::vec) {
                 if (d.elems[i] != no_slot) c.reg(d.elems[i], lane) = v;
             } else {
@@ -131,7 +186,7 @@ void ld_reduce_handler(exec_context& c, const exec_instruction& ins, uint32_t ma
 
 // The value operand of st/red packed as the bytes in memory.
 void pack_source(exec_context& c, const exec_instruction& ins, uint32_t lane, uint8_t* out) {
-    const uint32_t eb = elem_bytes(ins.type);
+    const uint32_t eb = elem_bytes(ins);
     const exec_operand& s = ins.ops[1];
     for (uint32_t i = 0; i < ins.vec; ++i) {
         uint64_t v = s.kind == opnd::vec ? vec_element(c, s, i, lane) : read(c, s, lane);
@@ -141,7 +196,7 @@ void pack_source(exec_context& c, const exec_instruction& ins, uint32_t lane, ui
 
 // multimem.st [a], b
 void st_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    const uint32_t total = elem_bytes(ins.type) * ins.vec;
+    const uint32_t total = elem_bytes(ins) * ins.vec;
     for_lanes(mask, [&](uint32_t lane) {
         uint64_t members[max_members];
         uint32_t count = c.multicast_members(address(c, ins.ops[0], lane), total, lane, members, max_members);
@@ -192,12 +247,33 @@ std::string check_op_type(std::string_view op, data_type t) {
     return "multimem ." + std::string(op) + " on ." + std::string(parser::to_string(t)) + " does not exist";
 }
 
+mm_op op_of(std::string_view op) {
+    return op == "add" ? mm_op::add : op == "min" ? mm_op::min : op == "max" ? mm_op::max
+         : op == "and" ? mm_op::and_ : op == "or" ? mm_op::or_ : mm_op::xor_;
+}
+
+// .e4m3/.e5m2 and their x2/x4 packs: 32, 64 or 128 bits in all.
+std::string decode_fp8(const matched_instruction& m, exec_instruction& out, std::string_view type, bool has_op) {
+    const uint32_t lanes = type.ends_with("x4") ? 4 : type.ends_with("x2") ? 2 : 1;
+    const uint32_t total = 8 * lanes * out.vec;
+    if (total != 32 && total != 64 && total != 128) return "multimem on fp8 types moves 32, 64 or 128 bits";
+    out.flags = static_cast<uint8_t>(fp8 | (type.starts_with("e5m2") ? fp8_e5m2 : 0) | (lanes << 4));
+    if (!has_op) return {};
+    std::string_view op = m.get("op");
+    if (op != "add" && op != "min" && op != "max") return "multimem ." + std::string(op) + " on fp8 types does not exist";
+    out.sub = static_cast<uint8_t>(op_of(op));
+    return {};
+}
+
 std::string decode_common(const matched_instruction& m, exec_instruction& out, bool has_op) {
     const std::string_view type = m.get("type");
-    if (out.type == data_type::none || type.starts_with("e4m3") || type.starts_with("e5m2"))
-        return "multimem on the fp8 types (sm_100) is not implemented yet";
     std::string_view vec = m.get("vec");
     out.vec = static_cast<uint8_t>(vec == "v2" ? 2 : vec == "v4" ? 4 : vec == "v8" ? 8 : 1);
+    // A vector with a constant beyond the fourth element decodes to no operand (isa/decode.cpp).
+    const exec_operand& v = out.ops[m.row->key == "multimem.ld_reduce" ? 0 : 1];
+    if (out.vec > 1 && v.kind != opnd::vec) return "multimem with a constant in a vector of more than four elements is not implemented";
+    if (type.starts_with("e4m3") || type.starts_with("e5m2")) return decode_fp8(m, out, type, has_op);
+    if (out.type == data_type::none) return "multimem on ." + std::string(type) + " does not exist";
     const uint32_t total = bits_of(out.type) * out.vec;
     if (out.vec > 1 && (!is_float(out.type) || out.type == data_type::f64))
         return "multimem vectors take f16, bf16, f16x2, bf16x2 or f32 elements";
@@ -206,8 +282,7 @@ std::string decode_common(const matched_instruction& m, exec_instruction& out, b
     if (!has_op) return {};
     std::string_view op = m.get("op");
     if (op == "inc" || op == "dec") return "multimem.red has no .inc or .dec";
-    out.sub = static_cast<uint8_t>(op == "add" ? mm_op::add : op == "min" ? mm_op::min : op == "max" ? mm_op::max
-                                   : op == "and" ? mm_op::and_ : op == "or" ? mm_op::or_ : mm_op::xor_);
+    out.sub = static_cast<uint8_t>(op_of(op));
     if (std::string why = check_op_type(op, out.type); !why.empty()) return why;
     return {};
 }
@@ -215,11 +290,13 @@ std::string decode_common(const matched_instruction& m, exec_instruction& out, b
 std::string dec_ld_reduce(const matched_instruction& m, exec_instruction& out) {
     if (std::string why = decode_common(m, out, true); !why.empty()) return why;
     std::string_view acc = m.get("acc");
+    const bool is_fp8 = (out.flags & fp8) != 0;
     if (acc == "acc::f32") {
-        if (!is_half(out.type)) return "multimem.ld_reduce .acc::f32 takes f16, bf16, f16x2 or bf16x2";
+        if (is_fp8 || !is_half(out.type)) return "multimem.ld_reduce .acc::f32 takes f16, bf16, f16x2 or bf16x2";
         if (out.sub == static_cast<uint8_t>(mm_op::add)) out.flags |= acc_f32; // min/max are exact either way
-    } else if (!acc.empty()) {
-        return "multimem.ld_reduce .acc::f16 is for the fp8 types (sm_100), not implemented yet";
+    } else if (acc == "acc::f16") {
+        if (!is_fp8) return "multimem.ld_reduce .acc::f16 takes the fp8 types";
+        if (out.sub == static_cast<uint8_t>(mm_op::add)) out.flags |= acc_f16;
     }
     out.run = ld_reduce_handler;
     return {};
@@ -231,8 +308,9 @@ std::string dec_st(const matched_instruction& m, exec_instruction& out) {
 }
 std::string dec_red(const matched_instruction& m, exec_instruction& out) {
     if (std::string why = decode_common(m, out, true); !why.empty()) return why;
+    if (out.flags & fp8) return "multimem.red on fp8 types does not exist";
     if (is_float(out.type) && out.sub != static_cast<uint8_t>(mm_op::add)) return "multimem.red on floats only adds";
-    if (m.has("acc")) return "multimem.red .acc is for the fp8 types (sm_100), not implemented yet";
+    if (m.has("acc")) return "multimem.red takes no .acc";
     out.run = red_handler;
     return {};
 }

@@ -48,8 +48,8 @@ struct multicast_fixture {
         return v;
     }
     // Runs `body` (with %rd1 = multicast address, %rd2 = out) on `threads` threads.
-    sim::launch_result run(const std::string& body, uint32_t threads = 1, uint64_t address = 0) {
-        std::string text = std::string(header) +
+    sim::launch_result run(const std::string& body, uint32_t threads = 1, uint64_t address = 0, const std::string& target = "sm_90a") {
+        std::string text = ".version 9.0\n.target " + target + "\n.address_size 64\n" +
                            ".visible .entry k(.param .u64 mc, .param .u64 out)\n{\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
                            ".reg .f32 %f<8>;\n.reg .b16 %h<8>;\nld.param.u64 %rd1, [mc];\nld.param.u64 %rd2, [out];\n" +
                            body + "\nret;\n}\n";
@@ -126,6 +126,36 @@ TEST(multimem, ld_reduce_floats_fold_in_member_order_and_acc_f32_widens) {
     // bf16 max of the same halves read as bf16: low 0x3C00 > 0x1000; high 0x4000 (2) is the largest.
     EXPECT_EQ(f.get<uint16_t>(f.out, 48), 0x3C00u);
     EXPECT_EQ(f.get<uint16_t>(f.out, 50), 0x4000u);
+}
+
+TEST(multimem, fp8_types_on_sm_100a) {
+    multicast_fixture f;
+    // e4m3 (bias 7) per byte lane, members 0, 1, 2:
+    //   lane 0: 1 (0x38), 0.5 (0x30), 1.125 (0x39)    lane 1: 1, 2^-9 (0x01), 1.125
+    //   lane 2: 1, -448 (0xFE), 1.125                  lane 3: 448 (0x7E) in all three
+    const uint32_t e4[3] = {0x7E383838, 0x7EFE0130, 0x7E393939};
+    for (int m = 0; m < 3; ++m) {
+        f.set<uint32_t>(m, 0, e4[m]);
+        f.set<uint32_t>(m, 4, 0x3C3C3C3Cu + 0x04040404u * uint32_t(m)); // e5m2 1, 2, 4 in every lane
+    }
+    auto r = f.run(R"(
+    multimem.ld_reduce.add.e4m3x4 %r1, [%rd1];                st.global.u32 [%rd2], %r1;
+    multimem.ld_reduce.add.acc::f16.e4m3x4 %r1, [%rd1];       st.global.u32 [%rd2+4], %r1;
+    multimem.ld_reduce.min.e4m3x4 %r1, [%rd1];                st.global.u32 [%rd2+8], %r1;
+    multimem.ld_reduce.max.v2.e5m2x2 {%h1, %h2}, [%rd1+4];    st.global.v2.u16 [%rd2+12], {%h1, %h2};
+    multimem.st.e4m3x4 [%rd1+8], %r1;
+    )", 1, 0, "sm_100a");
+    ASSERT_FALSE(r.fault) << r.fault->format();
+    // Folded in e4m3: lane 0: 1.5, then 2.625 ties to the even 2.5 (0x42); lane 1: 1 + 2^-9 stays 1,
+    // then 2.125 ties to 2 (0x40); lane 2: -447 -> -448 (step 32), stays -448; lane 3: 896 saturates to 448.
+    EXPECT_EQ(f.get<uint32_t>(f.out, 0), 0x7EFE4042u);
+    // In f16 (.acc::f16), rounded once: lane 1 keeps 2^-9, 2.126953125 is past the midpoint 2.125 -> 2.25
+    // (0x41); lane 2 -446 -> -448; lane 3 1344 saturates to 448.
+    EXPECT_EQ(f.get<uint32_t>(f.out, 4), 0x7EFE4142u);
+    EXPECT_EQ(f.get<uint32_t>(f.out, 8), 0x7EFE0130u); // lane minima: 0.5, 2^-9, -448, 448
+    EXPECT_EQ(f.get<uint16_t>(f.out, 12), 0x4444u);    // e5m2 max: 4 (0x44) in both lanes
+    EXPECT_EQ(f.get<uint16_t>(f.out, 14), 0x4444u);
+    for (int m = 0; m < 3; ++m) EXPECT_EQ(f.get<uint32_t>(f.members[m], 8), 0x7EFE0130u) << m; // st to every copy
 }
 
 TEST(multimem, st_writes_every_copy_and_red_reduces_into_each) {
