@@ -60,5 +60,12 @@ TEST(semantics_mov_constants, b128_negative_literal_and_constant_vectors) {
     EXPECT_EQ(out[25], 3u);
 }
 
+TEST(semantics_mov_constants, constants_that_do_not_fit_are_refused_with_their_location) {
+    // Four elements leave 32 bits per constant; 2^32 does not fit (st.v4.b64 is an sm_100 form).
+    auto r = run_kernel_body("st.global.v4.b64 [%rd1], {%rd2, 0x100000000, 1, 2};", 8, 1, "sm_100a");
+    EXPECT_EQ(r.fault, "st of a vector with a 64-bit constant among four elements, or a constant past the fourth, is not implemented");
+    EXPECT_EQ(r.out[2], 0u); // nothing stored
+}
+
 } // namespace
 } // namespace ptxsim::test
