@@ -303,6 +303,25 @@ private:
         scopes_.pop_back();
     }
 
+    // A literal element of a vector operand ({%r1, 0}): its value goes into
+    // the tail of elems that a vector of at most four elements leaves free
+    // (64 bits each for two elements; for three or four, 32 bits that zero-
+    // or sign-extend, as consts' bit 4 + i says).
+    static bool vector_constant(exec_operand& o, uint32_t i, const exec_operand& lit) {
+        if (lit.kind != opnd::imm || o.count > 4) return false;
+        const uint64_t v = static_cast<uint64_t>(lit.imm);
+        o.elems[i] = no_slot;
+        o.consts |= static_cast<uint8_t>(1u << i);
+        if (o.count <= 2) {
+            o.elems[4 + 2 * i] = static_cast<uint32_t>(v);
+            o.elems[5 + 2 * i] = static_cast<uint32_t>(v >> 32);
+            return true;
+        }
+        o.elems[4 + i] = static_cast<uint32_t>(v);
+        if ((v >> 32) == 0) o.consts |= static_cast<uint8_t>(0x10u << i); // zero-extends
+        return (v >> 32) == 0 || static_cast<int64_t>(static_cast<int32_t>(v)) == lit.imm;
+    }
+
     exec_operand operand(const parser::operand& op, const instruction& ins, data_type type) {
         exec_operand o;
         switch (op.kind) {
@@ -383,8 +402,8 @@ private:
                     auto r = find_reg(e.name);
                     if (r) o.elems[i] = r->slot;
                     else error(e.pos, fmt::format("cannot resolve '{}'", m_.str(e.name)));
-                } else {
-                    o.kind = opnd::none; // vectors of constants are left to the handlers that allow them
+                } else if (!vector_constant(o, i, operand(e, ins, type))) {
+                    o.kind = opnd::none; // a constant that does not fit beside the elements: handlers fault
                 }
             }
             break;

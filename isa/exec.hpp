@@ -31,6 +31,10 @@ struct exec_operand {
     opnd kind = opnd::none;
     bool negate = false;            // !p, or -r (vmad's negated sources)
     uint8_t count = 0;              // vec: number of elements
+    // vec: bit i set when element i is a constant (elems[i] is then no_slot
+    // and the value sits in the unused tail of elems, see vec_element());
+    // bit 4 + i: that 32-bit value zero-extends rather than sign-extends.
+    uint8_t consts = 0;
     special_reg special{};          // opnd::special
     // Video byte/half-word selector after a register (%r1.b1, %r2.h10,
     // %r3.b3210): 0 when absent; else bit 15 set for .h, bits 12-14 the

@@ -7,6 +7,7 @@
 
 #include "isa/validate.hpp"
 #include "memory/global_memory.hpp"
+#include "memory/multicast.hpp"
 #include "parser/parser.hpp"
 #include "sim/engine.hpp"
 #include "sim/device_heap.hpp"
@@ -53,7 +54,8 @@ uint64_t function_token(size_t id) { return 0xF000000000000000ull + id * 16; }
 } // namespace
 
 device::device(models::gpu_model model)
-    : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()), heap_(std::make_unique<device_heap>(*global_)) {}
+    : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()),
+      multicast_(std::make_unique<memory::multicast_table>()), heap_(std::make_unique<device_heap>(*global_)) {}
 device::~device() = default;
 
 memory::global_memory& device::global() { return *global_; }
@@ -343,6 +345,7 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
         locate(*modules_[mi], *f, pos, r);
     };
     req.heap = heap_.get();
+    req.multicast = multicast_.get();
     for (const auto& mod : modules_) // for isspacep.const
         for (const auto& [name, v] : mod->vars)
             if (v.sp == isa::space::const_) req.const_ranges.push_back({v.address, v.size});
@@ -353,6 +356,31 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
 }
 
 uint64_t device::allocate(uint64_t bytes, uint64_t align) { return global_->allocate(bytes, align); }
+
+uint64_t device::create_multicast(const std::vector<uint64_t>& members, uint64_t bytes, std::string& error) {
+    if (members.empty() || members.size() > memory::multicast_table::max_members) {
+        error = fmt::format("a multicast object needs 1 to {} members, not {}", memory::multicast_table::max_members, members.size());
+        return 0;
+    }
+    if (bytes == 0) {
+        error = "a multicast object needs a size";
+        return 0;
+    }
+    for (uint64_t m : members) {
+        auto a = global_->find(m);
+        if (!a || !a->alive || a->base != m) {
+            error = fmt::format("multicast member {:#x} is not the base of a live allocation", m);
+            return 0;
+        }
+        if (a->size < bytes) {
+            error = fmt::format("multicast member {:#x} has {} bytes, the object {}", m, a->size, bytes);
+            return 0;
+        }
+    }
+    uint64_t base = multicast_->create(bytes, members);
+    if (!base) error = "the multicast address window is full";
+    return base;
+}
 
 } // namespace ptxsim::sim
 

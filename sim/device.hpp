@@ -18,6 +18,7 @@
 
 namespace ptxsim::memory {
 class global_memory;
+class multicast_table;
 }
 
 namespace ptxsim::sim {
@@ -46,6 +47,13 @@ public:
     bool write(uint64_t address, const void* src, uint64_t bytes);
     bool read(uint64_t address, void* dst, uint64_t bytes);
     memory::global_memory& global();
+    // A multicast object (cuMulticastCreate + cuMulticastBindMem) of `bytes`
+    // bound to the allocations at `members` (each a live allocation base
+    // with at least `bytes` bytes): one simulated device holds all N
+    // members, which stand for N GPUs' copies. Returns its base address
+    // for multimem.*, or 0 with `error` saying why.
+    uint64_t create_multicast(const std::vector<uint64_t>& members, uint64_t bytes, std::string& error);
+    const memory::multicast_table& multicast() const { return *multicast_; }
 
     // ---- modules
     // Parses, validates and places a module; diagnostics on failure.
@@ -79,6 +87,7 @@ private:
     // Every function with a body, in load order: the index is its function id.
     std::vector<std::pair<size_t, const parser::function*>> functions_;
     std::unique_ptr<memory::global_memory> global_;
+    std::unique_ptr<memory::multicast_table> multicast_;
     std::unique_ptr<device_heap> heap_;  // device malloc/free; outlives launches, as in CUDA
     std::vector<std::unique_ptr<loaded_module>> modules_;
 };

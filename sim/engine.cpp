@@ -13,6 +13,7 @@
 
 #include "isa/sem/mbarrier.hpp"
 #include "isa/sem/operands.hpp"
+#include "memory/multicast.hpp"
 #include "sim/device_heap.hpp"
 
 namespace ptxsim::sim {
@@ -629,6 +630,19 @@ private:
         std::memcpy(old_out, v, bytes);
         op(v, bytes, state);
         return store(sp, addr, bytes, lane, v);
+    }
+
+    uint32_t multicast_members(uint64_t addr, uint32_t bytes, uint32_t lane, uint64_t* out, uint32_t max) override {
+        auto hit = req_.multicast ? req_.multicast->find(addr, bytes) : std::nullopt;
+        if (!hit) {
+            fault(fault_kind::invalid_address, lane, addr,
+                  fmt::format("multimem access of {} bytes at {:#x}: not inside a multicast object", bytes, addr));
+            return 0;
+        }
+        const auto& members = hit->object->members;
+        uint32_t n = static_cast<uint32_t>(std::min<size_t>(members.size(), max));
+        for (uint32_t i = 0; i < n; ++i) out[i] = members[i] + hit->offset;
+        return n;
     }
 
     space generic_space(uint64_t addr, uint32_t) override {

@@ -17,6 +17,10 @@
 #include "isa/sem/context.hpp"
 #include "sim/launch_types.hpp"
 
+namespace ptxsim::memory {
+class multicast_table;
+}
+
 namespace ptxsim::sim {
 
 class device_heap;
@@ -54,6 +58,8 @@ struct launch_request {
     launch_options options;
     // Device malloc/free (null: they fault); the device's, shared by launches.
     device_heap* heap = nullptr;
+    // The device's multicast objects (multimem.*); null: none.
+    const memory::multicast_table* multicast = nullptr;
     // [address, address + size) of every module .const variable (isspacep.const).
     std::vector<std::pair<uint64_t, uint64_t>> const_ranges;
     // Source location of an instruction position, for fault reports.

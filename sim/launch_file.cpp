@@ -116,8 +116,8 @@ public:
         base_ = fs::path(path_).parent_path();
         for (auto& [key, value] : j.items())
             if (key != "module" && key != "modules" && key != "buffers" && key != "launches" && key != "outputs" &&
-                key != "expect" && key != "comment")
-                error(key, fmt::format("unknown key '{}' (expected module, modules, buffers, launches, outputs, expect)", key));
+                key != "expect" && key != "comment" && key != "multicast")
+                error(key, fmt::format("unknown key '{}' (expected module, modules, buffers, multicast, launches, outputs, expect)", key));
         if (j.contains("module") && j.contains("modules")) error("modules", "give either \"module\" or \"modules\", not both");
         if (j.contains("module")) {
             if (!j["module"].is_string()) error("module", "\"module\" is a path string");
@@ -133,6 +133,7 @@ public:
             error("", "the launch file names no PTX: add \"module\": \"kernel.ptx\"");
         }
         if (j.contains("buffers")) buffers(j["buffers"], f);
+        if (j.contains("multicast")) multicasts(j["multicast"], f);
         if (!j.contains("launches") || !j["launches"].is_array() || j["launches"].empty())
             error("launches", "\"launches\" must be a non-empty list");
         else
@@ -173,6 +174,44 @@ private:
     std::string resolve(const json& p) {
         fs::path q = p.get<std::string>();
         return (q.is_absolute() ? q : base_ / q).lexically_normal().string();
+    }
+
+    // "multicast": {"name": {"members": ["buffer", ...]}}
+    void multicasts(const json& j, launch_file& f) {
+        const char* shape = "\"multicast\" maps names to {\"members\": [buffer names]}";
+        if (!j.is_object()) return error("multicast", shape);
+        for (auto& [name, m] : j.items()) {
+            multicast_spec s;
+            s.name = name;
+            if (has_buffer(f, name)) error(name, fmt::format("multicast '{}' has the name of a buffer", name));
+            if (!m.is_object() || !m.contains("members") || !m["members"].is_array() || m["members"].empty() || m.size() != 1) {
+                error(name, fmt::format("multicast '{}': {}", name, shape));
+                continue;
+            }
+            uint64_t size = 0;
+            for (auto& b : m["members"]) {
+                const buffer_spec* spec = b.is_string() ? find_buffer(f, b) : nullptr;
+                if (!spec) {
+                    error(name, fmt::format("multicast '{}': unknown member buffer {}", name, b.dump()));
+                    break;
+                }
+                const uint64_t bytes = spec->count * spec->elem_bytes;
+                if (!s.members.empty() && bytes != size) {
+                    error(name, fmt::format("multicast '{}': member '{}' has {} bytes, '{}' has {}", name, spec->name, bytes,
+                                            s.members.front(), size));
+                    break;
+                }
+                size = bytes;
+                s.members.push_back(spec->name);
+            }
+            f.multicasts.push_back(std::move(s));
+        }
+    }
+
+    static const buffer_spec* find_buffer(const launch_file& f, const std::string& n) {
+        for (const auto& b : f.buffers)
+            if (b.name == n) return &b;
+        return nullptr;
     }
 
     static bool has_buffer(const launch_file& f, const std::string& n) {
@@ -373,7 +412,7 @@ private:
         arg_spec s;
         s.where = where;
         if (!a.is_object() || a.empty()) {
-            error("args", where + ": an argument is {\"u32\": v}, {\"buffer\": name}, {\"bytes\": [...]} or {\"tensormap\": {...}}");
+            error("args", where + ": an argument is {\"u32\": v}, {\"buffer\": name}, {\"multicast\": name}, {\"bytes\": [...]} or {\"tensormap\": {...}}");
             return s;
         }
         if (a.contains("buffer")) {
@@ -390,6 +429,21 @@ private:
             return s;
         }
         if (a.contains("tensormap")) return tensormap(a["tensormap"], where + ".tensormap", f, s);
+        if (a.contains("multicast")) {
+            s.k = arg_spec::kind::multicast;
+            bool known = false;
+            for (const auto& m : f.multicasts) known = known || (a["multicast"].is_string() && m.name == a["multicast"]);
+            if (!known) {
+                error("multicast", fmt::format("{}: unknown multicast object {}", where, a["multicast"].dump()), "launches");
+                return s;
+            }
+            s.buffer = a["multicast"];
+            if (a.contains("offset")) {
+                if (!a["offset"].is_number_unsigned()) error("offset", where + ": \"offset\" is a byte count");
+                else s.offset = a["offset"];
+            }
+            return s;
+        }
         if (a.contains("bytes")) {
             s.k = arg_spec::kind::bytes;
             if (!a["bytes"].is_array()) error("bytes", where + ": \"bytes\" is a list of byte values");

@@ -34,11 +34,18 @@ struct tensormap_spec {
     bool nan_fill = false;                     // CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
 };
 
+// A multicast object bound to buffers that stand for the copies on the
+// GPUs of a multicast group (memory/multicast.hpp).
+struct multicast_spec {
+    std::string name;
+    std::vector<std::string> members; // buffer names, all of one byte size
+};
+
 struct arg_spec {
-    enum class kind { scalar, buffer, bytes, tensormap } k = kind::scalar;
+    enum class kind { scalar, buffer, bytes, multicast, tensormap } k = kind::scalar;
     tensormap_spec tmap;     // kind::tensormap (over `buffer` + `offset`)
     std::vector<uint8_t> bytes;  // scalar value or raw bytes
-    std::string buffer;
+    std::string buffer;          // the buffer or multicast object named
     uint64_t offset = 0;
     std::string where;       // "launches[0].args[2]" for messages
 };
@@ -65,6 +72,7 @@ struct launch_file {
     std::string path;
     std::vector<std::string> modules;  // resolved paths
     std::vector<buffer_spec> buffers;
+    std::vector<multicast_spec> multicasts;
     std::vector<launch_spec> launches;
     std::vector<std::pair<std::string, std::string>> outputs; // buffer -> resolved path
     std::vector<expect_spec> expects;

@@ -122,6 +122,21 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         dev.write(addr, init->data(), init->size());
         buffers[b.name] = {&b, addr};
     }
+    // Multicast objects over the member buffers (one simulated device holds
+    // the copies that N GPUs would).
+    std::map<std::string, uint64_t> multicasts;
+    for (const auto& m : f.multicasts) {
+        std::vector<uint64_t> members;
+        for (const auto& b : m.members) members.push_back(buffers.at(b).address);
+        const buffer_spec& first = *buffers.at(m.members.front()).spec;
+        std::string why;
+        uint64_t base = dev.create_multicast(members, first.count * first.elem_bytes, why);
+        if (!base) {
+            err << fmt::format("{}: error: multicast '{}': {}\n", f.path, m.name, why);
+            return 2;
+        }
+        multicasts[m.name] = base;
+    }
     launch_stats total;
     run_settings settings = s;
     settings.options.print = [&out](const std::string& text) { out << text; };
@@ -147,8 +162,8 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             const arg_spec& a = l.args[i];
             const isa::exec_param& p = code->params[i];
             std::vector<uint8_t> bytes = a.bytes;
-            if (a.k == arg_spec::kind::buffer) {
-                uint64_t addr = buffers.at(a.buffer).address + a.offset;
+            if (a.k == arg_spec::kind::buffer || a.k == arg_spec::kind::multicast) {
+                uint64_t addr = (a.k == arg_spec::kind::buffer ? buffers.at(a.buffer).address : multicasts.at(a.buffer)) + a.offset;
                 bytes.resize(8);
                 std::memcpy(bytes.data(), &addr, 8);
             }

@@ -11,6 +11,9 @@ struct format {
   bool ieee_specials;   // false: e4m3 style, all-ones exponent is a normal binade
   std::uint64_t default_nan; // NaN an operation produces
   bool propagate_nan;   // true: a NaN input is passed on (quieted) instead of default_nan
+  // false: every pattern is a finite number (the OCP MX fp6/fp4 formats);
+  // only meaningful without ieee_specials.
+  bool has_nan = true;
 
   constexpr int bias() const { return (1 << (exp_bits - 1)) - 1; }
   constexpr int emin() const { return 1 - bias(); }
@@ -24,7 +27,7 @@ struct format {
   constexpr bool sign(std::uint64_t b) const { return (b & sign_bit()) != 0; }
   constexpr bool is_nan(std::uint64_t b) const {
     if (ieee_specials) return exp_field(b) == exp_field_max() && (b & mant_mask()) != 0;
-    return (b & abs_mask()) == abs_mask();
+    return has_nan && (b & abs_mask()) == abs_mask();
   }
   constexpr bool is_inf(std::uint64_t b) const {
     return ieee_specials && exp_field(b) == exp_field_max() && (b & mant_mask()) == 0;
@@ -38,7 +41,7 @@ struct format {
   }
   constexpr std::uint64_t max_finite(bool neg) const {
     std::uint64_t mag = ieee_specials ? ((exp_field_max() - 1) << mant_bits) | mant_mask()
-                                      : abs_mask() - 1;
+                                      : has_nan ? abs_mask() - 1 : abs_mask();
     return (neg ? sign_bit() : 0) | mag;
   }
   constexpr std::uint64_t one() const { return std::uint64_t(bias()) << mant_bits; }
@@ -58,5 +61,10 @@ inline constexpr format bf16_format{8, 7, true, 0x7FFFull, false};
 inline constexpr format tf32_format{8, 10, true, 0x7FFFFull, false};
 inline constexpr format e5m2_format{5, 2, true, 0x7Full, false};
 inline constexpr format e4m3_format{4, 3, false, 0x7Full, false};
+// OCP MX formats (sm_100a cvt): no infinity, no NaN. default_nan is never
+// produced (PTX's .satfinite turns NaN into +MAX_NORM); it is +MAX_NORM.
+inline constexpr format e2m3_format{2, 3, false, 0x1Full, false, false};
+inline constexpr format e3m2_format{3, 2, false, 0x1Full, false, false};
+inline constexpr format e2m1_format{2, 1, false, 0x7ull, false, false};
 
 } // namespace ptxsim::isa::fp

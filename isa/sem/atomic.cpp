@@ -97,7 +97,7 @@ void apply_elementwise(uint8_t* value, uint32_t bytes, const void* state) {
 // Registers of the operand (one register per vector element) <-> packed bytes.
 void gather(exec_context& c, const exec_operand& o, uint32_t lane, uint32_t count, uint32_t reg_bytes, uint8_t* out) {
     for (uint32_t i = 0; i < count; ++i) {
-        uint64_t v = o.kind == opnd::vec ? (o.elems[i] == no_slot ? 0 : c.reg(o.elems[i], lane)) : read(c, o, lane);
+        uint64_t v = o.kind == opnd::vec ? vec_element(c, o, i, lane) : read(c, o, lane);
         std::memcpy(out + i * reg_bytes, &v, reg_bytes);
     }
 }

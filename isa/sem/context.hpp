@@ -42,6 +42,15 @@ struct exec_context {
     // reporting) on a misaligned or invalid address, like load().
     virtual bool atomic_bytes(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, uint8_t* old_out, rmw_bytes op,
                               const void* state) = 0;
+    // multimem: the global addresses of the member copies behind multicast
+    // address `addr` for an access of `bytes` (at most `max` of them, written
+    // to `out`); returns how many, or 0 after reporting a fault when `addr`
+    // is not inside a multicast object.
+    virtual uint32_t multicast_members(uint64_t addr, uint32_t bytes, uint32_t lane, uint64_t* out, uint32_t max) {
+        (void)bytes; (void)out; (void)max;
+        fault(fault_kind::invalid_address, lane, addr, "multimem access without multicast objects");
+        return 0;
+    }
     // Generic <-> state-space addresses (cvta).
     // Host memory holding all of [lo, hi) in `sp`, when the range lies wholly
     // in one region that every lane of the warp sees at the same place (a

@@ -3,6 +3,8 @@
 // and .satfinite modifiers. Float work is isa/fp's exact implementation
 // (tested against MPFR). Integer-to-integer conversions truncate or, with
 // .sat, clamp; float-to-integer saturates as PTX defines (NaN gives 0).
+// The sm_100a fp6/fp4/ue8m0 types are cvt_mx.cpp, stochastic rounding
+// (cvt.rs) is cvt_rs.cpp.
 #include "isa/fp/convert.hpp"
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
@@ -153,11 +155,9 @@ void cvt_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
 
 std::string dec_cvt(const matched_instruction& m, exec_instruction& out) {
     std::string_view rnd = m.get("rnd");
-    if (rnd == "rs") return "stochastic rounding (cvt.rs) is not implemented yet";
-    auto known = [](data_type t) {
-        return t != data_type::none;
-    };
-    if (!known(out.type) || !known(out.type2)) return "conversions of this type (fp6, fp4, ue8m0) are not implemented yet";
+    if (rnd == "rs") return decode_cvt_rs(m, out);
+    // The sm_100a narrow types are cvt modifiers only, not parser data types.
+    if (out.type == data_type::none || out.type2 == data_type::none) return decode_cvt_mx(m, out);
     if (rnd == "rni" || rnd == "rzi" || rnd == "rmi" || rnd == "rpi") out.flags |= c_int_round;
     if (rnd == "rni" || rnd == "rn" || rnd.empty()) out.sub = static_cast<uint8_t>(rounding::rn);
     else if (rnd == "rzi" || rnd == "rz") out.sub = static_cast<uint8_t>(rounding::rz);

@@ -234,7 +234,7 @@ void mov_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             uint32_t part = bits / s.count;
             uint64_t v = 0;
             for (uint32_t i = 0; i < s.count; ++i)
-                if (s.elems[i] != no_slot) v |= (c.reg(s.elems[i], lane) & mask_bits(part)) << (i * part);
+                v |= (vec_element(c, s, i, lane) & mask_bits(part)) << (i * part);
             write(c, d, lane, v);
         } else {
             uint64_t v = read(c, s, lane);

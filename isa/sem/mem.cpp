@@ -143,7 +143,7 @@ void st_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         uint64_t addr = address(c, ins.ops[0], lane);
         if (s.kind == opnd::vec) {
             for (uint32_t i = 0; i < s.count; ++i) {
-                uint64_t v = s.elems[i] == no_slot ? 0 : c.reg(s.elems[i], lane);
+                uint64_t v = vec_element(c, s, i, lane);
                 if (!c.store(ins.sp, addr + i * size, size, lane, &v)) return;
             }
         } else {
@@ -192,6 +192,9 @@ std::string dec_ld(const matched_instruction& m, exec_instruction& out) {
 }
 std::string dec_st(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
+    // A vector whose constants do not fit the operand (isa/decode.cpp) decodes to no operand.
+    if (m.has("vec") && out.ops[1].kind == opnd::none)
+        return "st of a vector with a 64-bit constant among four elements, or a constant past the fourth, is not implemented";
     out.run = warp_access_shape(out, out.ops[1], out.ops[0]) ? st_scalar_handler : st_handler;
     if (out.type == data_type::b128) {
         if (m.has("vec")) return "vectors of .b128 are not implemented yet";

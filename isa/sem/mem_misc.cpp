@@ -24,16 +24,17 @@ void mov_b128_handler(exec_context& c, const exec_instruction& ins, uint32_t mas
         if (s.kind == opnd::vec) {
             uint32_t part = 128 / s.count;
             for (uint32_t i = 0; i < s.count; ++i) {
-                uint64_t e = s.elems[i] == no_slot ? 0 : c.reg(s.elems[i], lane) & mask_bits(part);
+                uint64_t e = vec_element(c, s, i, lane) & mask_bits(part);
                 v[i * part / 64] |= e << (i * part % 64);
             }
         } else if (s.kind == opnd::reg) {
             v[0] = c.reg(s.slot, lane);
             v[1] = c.reg(s.slot + 1, lane);
-        } else if (s.kind == opnd::imm && s.imm >= 0) { // a PTX literal is 64 bits; a non-negative one zero-extends
+        } else if (s.kind == opnd::imm) { // a PTX literal is a signed 64-bit value: it sign-extends
             v[0] = static_cast<uint64_t>(s.imm);
+            v[1] = s.imm < 0 ? ~0ull : 0;
         } else {
-            return unsupported(c, lane, "mov.b128 of a negative literal or a constant vector is not implemented yet");
+            return unsupported(c, lane, "mov.b128 with a vector of more than four elements or a wide constant is not implemented");
         }
         if (d.kind == opnd::vec) {
             uint32_t part = 128 / d.count;
@@ -53,9 +54,9 @@ void mov_vec_handler(exec_context& c, const exec_instruction& ins, uint32_t mask
     const uint64_t m = mask_bits(bits_of(ins.type));
     for_lanes(mask, [&](uint32_t lane) {
         if (d.kind != opnd::vec || s.kind != opnd::vec || d.count != s.count)
-            return unsupported(c, lane, "mov.v2/.v4 with constants in a vector is not implemented yet");
+            return unsupported(c, lane, "mov.v2/.v4 needs vectors of the same length (a 64-bit constant in a .v4 is not implemented)");
         uint64_t v[4] = {};
-        for (uint32_t i = 0; i < s.count && i < 4; ++i) v[i] = s.elems[i] == no_slot ? 0 : c.reg(s.elems[i], lane) & m;
+        for (uint32_t i = 0; i < s.count && i < 4; ++i) v[i] = vec_element(c, s, i, lane) & m;
         for (uint32_t i = 0; i < d.count && i < 4; ++i)
             if (d.elems[i] != no_slot) c.reg(d.elems[i], lane) = v[i];
     });

@@ -29,6 +29,17 @@ inline void write(exec_context& c, const exec_operand& o, uint32_t lane, uint64_
     }
 }
 
+// Element i of a vector operand: a register, a constant (see exec_operand::
+// consts) or the sink _ (0).
+inline uint64_t vec_element(exec_context& c, const exec_operand& o, uint32_t i, uint32_t lane) {
+    if ((o.consts >> i) & 1u) {
+        if (o.count <= 2) return (static_cast<uint64_t>(o.elems[5 + 2 * i]) << 32) | o.elems[4 + 2 * i];
+        if ((o.consts >> (4 + i)) & 1u) return o.elems[4 + i];
+        return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(o.elems[4 + i])));
+    }
+    return o.elems[i] == no_slot ? 0 : c.reg(o.elems[i], lane);
+}
+
 inline uint64_t address(exec_context& c, const exec_operand& o, uint32_t lane) {
     return (o.slot == no_slot ? 0 : c.reg(o.slot, lane)) + static_cast<uint64_t>(o.imm);
 }

@@ -38,6 +38,7 @@ std::span<const entry> video_entries();
 std::span<const entry> mbarrier_entries();
 std::span<const entry> async_copy_entries();
 std::span<const entry> tma_entries();
+std::span<const entry> multimem_entries();
 // rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
 std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 
@@ -48,6 +49,11 @@ std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 inline constexpr uint32_t carry_operand = 5;
 bool uses_carry_flag(const matched_instruction& m);
 std::string decode_carry(const matched_instruction& m, exec_instruction& out);
+
+// cvt with the sm_100a fp6/fp4/ue8m0 types (isa/sem/cvt_mx.cpp) and cvt.rs
+// (isa/sem/cvt_rs.cpp), reached from cvt.cpp's decoder.
+std::string decode_cvt_mx(const matched_instruction& m, exec_instruction& out);
+std::string decode_cvt_rs(const matched_instruction& m, exec_instruction& out);
 
 // mov.b128 and mov.v2/.v4 (isa/sem/mem_misc.cpp).
 std::string decode_mov_wide(const matched_instruction& m, exec_instruction& out);

@@ -10,12 +10,12 @@
 
 namespace ptxsim::test {
 
-body_result run_kernel_body(const std::string& body, size_t n, uint32_t threads) {
+body_result run_kernel_body(const std::string& body, size_t n, uint32_t threads, const std::string& target) {
     parser::diagnostics d;
     auto model = models::load_model(source_dir() + "/models/h800.json", d);
     EXPECT_TRUE(model.has_value());
     sim::device dev(*model);
-    std::string text = std::string(header) +
+    std::string text = ".version 9.0\n.target " + target + "\n.address_size 64\n" +
                        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<40>;\n.reg .b64 %rd<16>;\n.reg .pred %p<8>;\n"
                        ".reg .b16 %h<8>;\n.reg .f32 %f<8>;\nld.param.u64 %rd1, [out];\n" +
                        body + "\nret;\n}\n";
@@ -39,8 +39,8 @@ body_result run_kernel_body(const std::string& body, size_t n, uint32_t threads)
     return res;
 }
 
-std::vector<uint32_t> run_body(const std::string& body, size_t n, uint32_t threads) {
-    auto r = run_kernel_body(body, n, threads);
+std::vector<uint32_t> run_body(const std::string& body, size_t n, uint32_t threads, const std::string& target) {
+    auto r = run_kernel_body(body, n, threads, target);
     EXPECT_EQ(r.fault, "");
     return r.out;
 }

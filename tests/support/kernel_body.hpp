@@ -13,10 +13,10 @@ struct body_result {
     std::string fault; // the fault's message, empty when the launch succeeded
 };
 
-// Runs `body` with `threads` threads in one block.
-body_result run_kernel_body(const std::string& body, size_t n, uint32_t threads = 1);
+// Runs `body` with `threads` threads in one block, in a module for `target`.
+body_result run_kernel_body(const std::string& body, size_t n, uint32_t threads = 1, const std::string& target = "sm_90a");
 
 // The same, expecting no fault; returns the buffer.
-std::vector<uint32_t> run_body(const std::string& body, size_t n, uint32_t threads = 1);
+std::vector<uint32_t> run_body(const std::string& body, size_t n, uint32_t threads = 1, const std::string& target = "sm_90a");
 
 } // namespace ptxsim::test

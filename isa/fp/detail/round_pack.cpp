@@ -65,7 +65,9 @@ rounded round_pack(const format& f, bool sign, int exp, u128 sig, bool sticky, r
     }
     if (!to_inf) return {f.max_finite(sign), true, true};
     if (f.ieee_specials) return {f.inf(sign), true, true};
-    return {sign_bits | f.abs_mask(), true, true};
+    // No infinity: the NaN pattern where there is one, else the largest
+    // finite value; `overflow` tells the caller either way.
+    return {f.has_nan ? sign_bits | f.abs_mask() : f.max_finite(sign), true, true};
   };
 
   std::uint64_t bits;
@@ -73,7 +75,7 @@ rounded round_pack(const format& f, bool sign, int exp, u128 sig, bool sticky, r
     if (qexp + m > f.emax()) return overflowed();
     const auto biased = static_cast<std::uint64_t>(qexp + m + f.bias());
     bits = sign_bits | (biased << m) | (static_cast<std::uint64_t>(kept) & f.mant_mask());
-    if (!f.ieee_specials && (bits & f.abs_mask()) == f.abs_mask()) return overflowed();
+    if (f.is_nan(bits)) return overflowed(); // e4m3: S.1111.111 is NaN, not a number
   } else {
     bits = sign_bits | static_cast<std::uint64_t>(kept);
   }
