@@ -439,6 +439,13 @@ private:
             }
             e.ops[n++] = operand(op, ins, t);
             if (e.ops[n - 1].kind == opnd::label) e.target = static_cast<uint32_t>(e.ops[n - 1].imm);
+            // The parts after an address's base (the coordinates of
+            // [tex, {x, y}]) follow it as operands of their own.
+            if (op.kind == operand_kind::address)
+                for (const auto& part : op.elems) {
+                    if (n >= e.ops.size()) break;
+                    e.ops[n++] = operand(part, ins, t);
+                }
         }
         e.nops = static_cast<uint8_t>(n);
         // The family decoder runs once the operands are resolved, so that it

@@ -10,6 +10,8 @@
 
 namespace ptxsim::isa {
 
+struct texture_object;
+
 enum class fault_kind : uint8_t { none, out_of_bounds, misaligned, invalid_address, trap, unsupported, stack_overflow, use_after_free, assertion };
 
 // A read-modify-write of up to 16 bytes done as one atomic step (vector,
@@ -81,6 +83,10 @@ struct exec_context {
     // brx.idx: entry `index` of the current function's branch table `table`;
     // false (after reporting a fault) when the index is out of range.
     virtual bool branch_target(uint32_t table, uint64_t index, uint32_t lane, uint32_t& target) = 0;
+    // The texture or surface object a 64-bit handle names (tex, suld,
+    // txq ...); nullptr when it names none. Objects do not change during a
+    // launch, so the pointer stays valid for the launch.
+    virtual const texture_object* lookup_texture(uint64_t /*handle*/) { return nullptr; }
     virtual void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) = 0;
 };
 
