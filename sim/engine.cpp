@@ -13,6 +13,7 @@
 
 #include "isa/sem/operands.hpp"
 #include "sim/device_heap.hpp"
+#include "sim/texture_table.hpp"
 
 namespace ptxsim::sim {
 namespace {
@@ -949,6 +950,10 @@ private:
             for (auto [w, lanes] : cta.waiters[id]) w->waiting &= ~lanes;
             cta.waiters[id].clear();
         }
+    }
+
+    const isa::texture_object* lookup_texture(uint64_t handle) override {
+        return req_.textures ? req_.textures->find(handle) : nullptr;
     }
 
     void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) override {

@@ -19,6 +19,7 @@
 namespace ptxsim::sim {
 
 class device_heap;
+class texture_table;
 
 // What the engine needs from the device: global memory and the report of
 // the allocation nearest to an address.
@@ -50,6 +51,8 @@ struct launch_request {
     launch_options options;
     // Device malloc/free (null: they fault); the device's, shared by launches.
     device_heap* heap = nullptr;
+    // The device's texture and surface objects (null: every handle is invalid).
+    const texture_table* textures = nullptr;
     // [address, address + size) of every module .const variable (isspacep.const).
     std::vector<std::pair<uint64_t, uint64_t>> const_ranges;
     // Source location of an instruction position, for fault reports.
