@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/sem/texture_object.hpp"
 #include "parser/diagnostics.hpp"
 #include "sim/launch_types.hpp"
 
@@ -24,10 +25,16 @@ struct buffer_spec {
     std::string file;        // resolved path
 };
 
+// A texture or surface object over a buffer ("textures", "surfaces").
+struct texture_spec {
+    std::string name, buffer;
+    isa::texture_object object;  // base 0: the buffer's address is added when it exists
+};
+
 struct arg_spec {
-    enum class kind { scalar, buffer, bytes } k = kind::scalar;
+    enum class kind { scalar, buffer, bytes, texture, surface } k = kind::scalar;
     std::vector<uint8_t> bytes;  // scalar value or raw bytes
-    std::string buffer;
+    std::string buffer;          // buffer, texture or surface name
     uint64_t offset = 0;
     std::string where;       // "launches[0].args[2]" for messages
 };
@@ -53,6 +60,7 @@ struct launch_file {
     std::string path;
     std::vector<std::string> modules;  // resolved paths
     std::vector<buffer_spec> buffers;
+    std::vector<texture_spec> textures; // textures and surfaces (object.kind)
     std::vector<launch_spec> launches;
     std::vector<std::pair<std::string, std::string>> outputs; // buffer -> resolved path
     std::vector<expect_spec> expects;

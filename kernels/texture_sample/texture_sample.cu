@@ -1,0 +1,22 @@
+// Texture and surface objects: a 2-D f32 image sampled through tex2D<float>
+// (clamped point sampling at texel centres, then bilinear filtering at
+// offsets that exercise the 8-bit fractional weights), an 8-bit image read
+// as normalized floats, and the results written through surf2Dwrite into a
+// surface (x is a byte offset there) as well as a plain buffer.
+#include <cuda_runtime.h>
+
+extern "C" __global__ void texture_sample(cudaTextureObject_t point_tex, cudaTextureObject_t linear_tex,
+                                          cudaTextureObject_t unorm_tex, cudaSurfaceObject_t out_surf,
+                                          float* out_linear, int width, int height) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width || y >= height) return;
+    // Texel centres, shifted one texel left and up so that row and column 0
+    // read outside the image (clamped to the edge).
+    float p = tex2D<float>(point_tex, x - 0.5f, y - 0.5f);
+    // A fraction of 1/7 and 3/11 of a texel: the weights are quantised.
+    float l = tex2D<float>(linear_tex, x + 1.0f / 7.0f, y + 3.0f / 11.0f);
+    float u = tex2D<float>(unorm_tex, x + 0.5f, y + 0.5f);
+    surf2Dwrite(p + u, out_surf, x * (int)sizeof(float), y);
+    out_linear[y * width + x] = l;
+}
