@@ -26,6 +26,8 @@ std::string check_texture_layout(const texture_object& t, uint64_t& bytes) {
     if (t.width == 0 || t.height == 0 || t.depth == 0) return "an extent of 0 texels";
     if ((t.dims < 2 && t.height != 1) || (t.dims < 3 && t.depth != 1)) return "an extent on an axis the object does not have";
     if (t.layers && t.dims == 3) return "a layered 3-D object (layers exist for 1-D and 2-D objects)";
+    if (t.cubemap && (t.dims != 2 || t.width != t.height || t.layers == 0 || t.layers % 6))
+        return "a cubemap that is not square 2-D faces in layers of six";
     const uint64_t tb = t.texel_bytes();
     if (t.base % tb) return fmt::format("base address {:#x} is not a multiple of the texel size ({} bytes)", t.base, tb);
     // Rows: a 2-D or 3-D object's rows, or a 1-D array's layers; slices: a

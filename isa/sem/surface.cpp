@@ -235,7 +235,7 @@ std::string decode_surface(const matched_instruction& m, exec_instruction& out, 
 }
 
 std::string dec_suld(const matched_instruction& m, exec_instruction& out) {
-    if (m.get("fmt") == "p") return "suld.p is not implemented yet";
+    if (m.get("fmt") == "p") return "suld.p is not implemented (CUDA 13's ptxas does not accept it either)";
     out.run = suld_handler;
     return decode_surface(m, out, 1);
 }

@@ -1,12 +1,14 @@
 // Texture instructions on texture objects (unified mode, a 64-bit handle in
-// a register): tex (with .level and .grad, which read level 0 since objects
-// have no mipmaps), tld4, txq and istypep. Sampling is in
+// a register): tex (1d, 2d, 3d, a1d, a2d, cube, acube; .level and .grad
+// read level 0 since objects have no mipmaps), tld4, txq and istypep. Sampling is in
 // texture_fetch.cpp; the objects come from the simulator through
 // exec_context::lookup_texture.
 //
 // tex returns the sampled channels' bits whatever its .dtype says: the
 // texture's format decides whether they are floats or integers, as on the
 // GPU, where the instruction does not convert.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "isa/sem/operands.hpp"
@@ -32,6 +34,22 @@ sample_point coordinates(exec_context& c, const exec_instruction& ins, const tex
     const auto g = static_cast<geometry>(ins.sub);
     const exec_operand& v = ins.ops[handle_operand(ins) + 1];
     sample_point p;
+    if (g == geometry::cube || g == geometry::acube) {
+        // Layer = cube index * 6 + face; the face is sampled as a 2-D
+        // texture at the normalized point the direction gives.
+        const uint32_t first = g == geometry::acube ? 1 : 0;
+        const int64_t cubes = t.layers / 6;
+        const int64_t index = first ? std::clamp<int64_t>(static_cast<int32_t>(element(c, v, 0, lane)), 0, cubes - 1) : 0;
+        cube_point cp = cube_face(as_f32(element(c, v, first, lane)), as_f32(element(c, v, first + 1, lane)),
+                                  as_f32(element(c, v, first + 2, lane)));
+        p.cube = true;
+        p.axes = 2;
+        p.layer_axis = 2;
+        p.i[2] = index * 6 + cp.face;
+        p.u[0] = cp.s * static_cast<float>(t.width);
+        p.u[1] = cp.t * static_cast<float>(t.height);
+        return p;
+    }
     p.integer = ins.flags & f_int_coords;
     p.axes = t.dims;
     // Layered geometries put the layer first; it is an integer either way.
@@ -171,7 +189,7 @@ uint32_t texture_query(const texture_object& t, tquery q, uint32_t level) {
     case tquery::addr_mode_1: return address_code(t.address[1]);
     case tquery::addr_mode_2: return address_code(t.address[2]);
     case tquery::force_unnormalized_coords: return 0;
-    case tquery::array_size: return t.layers;
+    case tquery::array_size: return t.cubemap ? t.layers / 6 : t.layers; // cubes, for a cubemap array
     case tquery::num_mipmap_levels: return 1; // level 0 only
     case tquery::num_samples: return 1;       // not multisampled
     }

@@ -74,7 +74,7 @@ texel_pos address(const texture_object& t, const sample_point& p, const int64_t 
             // A layer index outside the array reads the nearest layer.
             *dst[k] = std::clamp<int64_t>(p.i[k], 0, static_cast<int64_t>(t.layers) - 1);
         } else if (k < p.axes) {
-            *dst[k] = address_index(t.address[k], idx[k], extent(t, k), out.border);
+            *dst[k] = address_index(p.cube ? address_mode::clamp : t.address[k], idx[k], extent(t, k), out.border);
         }
     }
     return out;
@@ -84,7 +84,8 @@ texel_pos address(const texture_object& t, const sample_point& p, const int64_t 
 
 bool geometry_of(std::string_view text, geometry& g) {
     static constexpr std::pair<std::string_view, geometry> names[] = {
-        {"1d", geometry::g1d}, {"2d", geometry::g2d}, {"3d", geometry::g3d}, {"a1d", geometry::a1d}, {"a2d", geometry::a2d}};
+        {"1d", geometry::g1d},   {"2d", geometry::g2d},   {"3d", geometry::g3d},     {"a1d", geometry::a1d},
+        {"a2d", geometry::a2d}, {"cube", geometry::cube}, {"acube", geometry::acube}};
     for (auto [n, v] : names)
         if (n == text) {
             g = v;
@@ -94,7 +95,7 @@ bool geometry_of(std::string_view text, geometry& g) {
 }
 
 const char* geometry_name(geometry g) {
-    static constexpr const char* names[] = {"1d", "2d", "3d", "a1d", "a2d"};
+    static constexpr const char* names[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
     return names[static_cast<size_t>(g)];
 }
 
@@ -102,7 +103,8 @@ uint32_t coordinate_count(geometry g) {
     switch (g) {
     case geometry::g1d: return 1;
     case geometry::g2d: case geometry::a1d: return 2;
-    case geometry::g3d: case geometry::a2d: return 4; // the fourth of a 3d vector is ignored; a2d: layer, x, y, unused
+    case geometry::g3d: case geometry::a2d: case geometry::cube: case geometry::acube:
+        return 4; // the fourth of a 3d or cube vector is ignored; a2d: layer, x, y, unused; acube: layer, x, y, z
     }
     return 1;
 }
@@ -118,11 +120,13 @@ const texture_object* find_object(exec_context& c, uint64_t handle, object_kind 
         return nullptr;
     }
     const uint32_t dims = g == geometry::g1d || g == geometry::a1d ? 1 : g == geometry::g3d ? 3 : 2;
-    const bool layered = g == geometry::a1d || g == geometry::a2d;
-    if (t->dims != dims || (t->layers > 0) != layered) {
+    const bool cube = g == geometry::cube || g == geometry::acube;
+    const bool layered = g == geometry::a1d || g == geometry::a2d || cube;
+    if (t->dims != dims || (t->layers > 0) != layered || t->cubemap != cube) {
         c.fault(fault_kind::invalid_address, lane, handle,
-                fmt::format("{} on {} object {:#x}, which is {}{}-D", what, wanted, handle, t->layers ? "a layered " : "",
-                            t->dims));
+                fmt::format("{} on {} object {:#x}, which is {}", what, wanted, handle,
+                            t->cubemap ? std::string("a cubemap")
+                                       : fmt::format("{}{}-D", t->layers ? "a layered " : "", t->dims)));
         return nullptr;
     }
     return t;
@@ -181,6 +185,29 @@ float quantized_weight(float frac) {
     // frac * 256 is exact; rounding to nearest is what lets the weight reach
     // 1.0, which is why the format has a ninth bit.
     return std::floor(frac * 256.0f + 0.5f) / 256.0f;
+}
+
+cube_point cube_face(float x, float y, float z) {
+    const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+    float m, s, t;
+    uint32_t face;
+    if (ax >= ay && ax >= az) {
+        face = x >= 0 ? 0 : 1;
+        m = ax;
+        s = x >= 0 ? -z : z;
+        t = -y;
+    } else if (ay >= az) {
+        face = y >= 0 ? 2 : 3;
+        m = ay;
+        s = x;
+        t = y >= 0 ? z : -z;
+    } else {
+        face = z >= 0 ? 4 : 5;
+        m = az;
+        s = z >= 0 ? x : -x;
+        t = -y;
+    }
+    return {face, (s / m + 1.0f) * 0.5f, (t / m + 1.0f) * 0.5f};
 }
 
 bool sample(exec_context& c, const texture_object& t, const sample_point& p, uint32_t lane, texel4& out) {

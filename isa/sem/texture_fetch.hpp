@@ -13,8 +13,8 @@
 namespace ptxsim::isa::sem {
 
 // The .geom of a texture or surface instruction that ptxsim runs.
-enum class geometry : uint8_t { g1d, g2d, g3d, a1d, a2d };
-// geometry from its modifier ("2d", "a1d" ...); false for cube, acube, 2dms, a2dms.
+enum class geometry : uint8_t { g1d, g2d, g3d, a1d, a2d, cube, acube };
+// geometry from its modifier ("2d", "a1d" ...); false for 2dms and a2dms.
 bool geometry_of(std::string_view text, geometry& g);
 const char* geometry_name(geometry g);
 // Coordinates the geometry's vector carries, layer index included.
@@ -60,7 +60,18 @@ struct sample_point {
     bool integer = false;    // the instruction's coordinates are .s32
     int layer_axis = -1;
     uint32_t axes = 1;       // axes that filtering and addressing apply to
+    bool cube = false;       // a cubemap face: clamped to its edges whatever the address mode
 };
+
+// The face of a cubemap that direction (x, y, z) points at and the
+// normalized coordinates on it, as the CUDA guide's cubemap table gives
+// them: the major axis m picks the face, then ((s/m + 1)/2, (t/m + 1)/2).
+// Ties go to x, then y (the guide leaves them open).
+struct cube_point {
+    uint32_t face = 0;
+    float s = 0, t = 0;
+};
+cube_point cube_face(float x, float y, float z);
 
 // tex: the texel (point) or the filtered value (linear) at `p`.
 bool sample(exec_context& c, const texture_object& t, const sample_point& p, uint32_t lane, texel4& out);

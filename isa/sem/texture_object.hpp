@@ -29,6 +29,9 @@ struct texture_object {
     uint32_t dims = 1;           // 1, 2 or 3: the geometry without the layer axis
     uint32_t width = 1, height = 1, depth = 1; // in texels; 1 for axes the geometry lacks
     uint32_t layers = 0;         // 0: not layered; else the number of layers
+    // A cubemap is a layered 2-D object of square faces, six layers per
+    // cube (+x, -x, +y, -y, +z, -z); a cubemap array holds several cubes.
+    bool cubemap = false;
     uint64_t pitch = 0;          // bytes from one row to the next
     uint64_t slice_pitch = 0;    // bytes from one slice (or 2-D layer) to the next
     texel_type type = texel_type::f32;

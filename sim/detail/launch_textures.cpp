@@ -43,7 +43,8 @@ public:
         for (auto& [k, v] : o.items()) {
             const bool common = k == "buffer" || k == "dims" || k == "layers" || k == "pitch_bytes" || k == "slice_pitch_bytes" ||
                                 k == "format" || k == "read_mode" || k == "comment";
-            const bool sampling = k == "address_mode" || k == "filter" || k == "normalized_coords" || k == "border_color";
+            const bool sampling = k == "address_mode" || k == "filter" || k == "normalized_coords" || k == "border_color" ||
+                                  k == "cubemap";
             if (!common && !(tex && sampling)) fail(k, fmt::format("unknown key '{}'", k));
         }
         texture_spec s;
@@ -101,6 +102,14 @@ private:
                 return false;
             }
             t.layers = o["layers"].get<uint32_t>();
+        }
+        if (o.contains("cubemap")) {
+            if (!o["cubemap"].is_boolean()) {
+                fail("cubemap", "\"cubemap\" is true or false");
+                return false;
+            }
+            t.cubemap = o["cubemap"];
+            if (t.cubemap && !t.layers) t.layers = 6; // one cube
         }
         return true;
     }

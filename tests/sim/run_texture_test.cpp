@@ -62,6 +62,9 @@ TEST(run_textures, mistakes_in_objects_are_located) {
             good_args, 3,
             "texture 't': wrap and mirror addressing without normalized coordinates (CUDA supports them only with normalized "
             "coordinates)");
+    refused("ptxsim_tex_cube.json",
+            "\"textures\": {\"t\": {\"buffer\": \"img\", \"dims\": [2, 1], \"format\": {\"type\": \"f32\"}, \"cubemap\": true}}",
+            good_args, 3, "texture 't': a cubemap that is not square 2-D faces in layers of six");
     refused("ptxsim_surf_key.json",
             "\"surfaces\": {\"s\": {\"buffer\": \"out\", \"dims\": [4], \"format\": {\"type\": \"f32\"},\n \"filter\": \"point\"}}",
             good_args, 4, "surface 's': unknown key 'filter'");

@@ -376,12 +376,53 @@ TEST(texture, a_handle_that_names_no_texture_faults_where_it_is_used) {
     EXPECT_EQ(r.fault->message, fmt::format("tex.2d with handle {:#x}, which is not a texture object", t2d));
 }
 
-TEST(texture, cube_textures_are_a_located_not_implemented) {
+TEST(texture, cubemaps_pick_the_face_of_the_major_axis) {
     texture_fixture f;
-    auto r = f.run("mov.f32 %f1, 0f00000000;\ntex.cube.v4.f32.f32 {%f10, %f11, %f12, %f13}, [%rd2, {%f1, %f1, %f1, %f1}];\n", 0);
+    // Two cubes of 2 x 2 faces: texel (x, y) of layer L holds 10 L + x + 2 y.
+    std::vector<float> v;
+    for (int layer = 0; layer < 12; ++layer)
+        for (int i = 0; i < 4; ++i) v.push_back(float(10 * layer + i));
+    auto t = texture(f.upload(v), texel_type::f32, 1, 2, 2);
+    t.layers = 12;
+    t.cubemap = true;
+    t.address = {address_mode::border, address_mode::border, address_mode::border}; // ignored: faces clamp
+    uint64_t h = f.make(t);
+    struct dir {
+        float x, y, z;
+        float want; // face, then s = ((s/m + 1)/2) * 2 and t likewise, floored
+    };
+    const dir dirs[] = {
+        {1, 0.2f, -0.3f, 1},     // +x: s = -z = 0.3 -> 1.3, t = -y = -0.2 -> 0.8: (1, 0)
+        {-2, 1, 0.5f, 11},       // -x: s = z / 2 -> 1.25, t = -y / 2 -> 0.5: (1, 0)
+        {0.1f, -3, 0.2f, 31},    // -y: s = x / 3 -> 1.03, t = -z / 3 -> 0.93: (1, 0)
+        {0.5f, 0.5f, -1, 50},    // -z: s = -x -> 0.5, t = -y -> 0.5: (0, 0)
+        {-0.9f, 0.95f, 0.2f, 22}, // +y: s = x, t = z: (0.05 -> 0, 1.21 -> 1): 20 + 2
+        {0.99f, -0.99f, 1, 43},  // +z: s = x -> 1.99, t = -y -> 1.99: (1, 1)
+    };
+    std::string body;
+    for (size_t i = 0; i < std::size(dirs); ++i)
+        body += fmt::format("mov.b32 %f1, {};\nmov.b32 %f2, {};\nmov.b32 %f3, {};\n"
+                            "tex.cube.v4.f32.f32 {{%f10, %f11, %f12, %f13}}, [%rd2, {{%f1, %f2, %f3, %f3}}];\n"
+                            "st.global.f32 [%rd1+{}], %f10;\n",
+                            lit(dirs[i].x), lit(dirs[i].y), lit(dirs[i].z), 4 * i);
+    // The second cube of the array, through acube; an index past the end reads the last cube.
+    body += "mov.b32 %r1, 1;\nmov.b32 %r2, 5;\n"
+            "tex.acube.v4.f32.f32 {%f10, %f11, %f12, %f13}, [%rd2, {%r1, %f1, %f2, %f3}];\nst.global.f32 [%rd1+24], %f10;\n"
+            "tex.acube.v4.f32.f32 {%f10, %f11, %f12, %f13}, [%rd2, {%r2, %f1, %f2, %f3}];\nst.global.f32 [%rd1+28], %f10;\n"
+            "txq.array_size.b32 %r3, [%rd2];\nst.global.u32 [%rd1+32], %r3;\n";
+    auto out = f.values(body, h);
+    for (size_t i = 0; i < std::size(dirs); ++i) EXPECT_EQ(f32_of(out[i]), dirs[i].want) << i;
+    EXPECT_EQ(f32_of(out[6]), 103.0f); // +z face of cube 1 (layer 10), texel (1, 1)
+    EXPECT_EQ(f32_of(out[7]), 103.0f);
+    EXPECT_EQ(out[8], 2u);
+}
+
+TEST(texture, multisample_textures_are_a_located_not_implemented) {
+    texture_fixture f;
+    auto r = f.run("mov.b32 %r1, 0;\ntex.2dms.v4.s32.s32 {%r10, %r11, %r12, %r13}, [%rd2, {%r1, %r1, %r1, %r1}];\n", 0);
     ASSERT_TRUE(r.fault);
     EXPECT_EQ(r.fault->kind, "unsupported instruction");
-    EXPECT_EQ(r.fault->message, "tex.cube is not implemented yet");
+    EXPECT_EQ(r.fault->message, "tex.2dms is not implemented yet");
 }
 
 TEST(texture, the_device_refuses_descriptions_cuda_refuses) {
