@@ -118,6 +118,26 @@ TEST(texture, linear_filtering_uses_weights_with_eight_fractional_bits) {
     EXPECT_EQ(f32_of(out[12]), 256.0f);
 }
 
+TEST(texture, linear_filtering_addresses_each_texel_it_blends) {
+    texture_fixture f;
+    uint64_t base = f.upload(std::vector<float>{0, 256, 512, 768});
+    // Wrapped: at x = 0 the blend is half of texel 3 (wrapped from -1) and half of texel 0.
+    auto t = texture(base, texel_type::f32, 1, 4);
+    t.filter = isa::filter_mode::linear;
+    t.normalized_coords = true;
+    t.address = {address_mode::wrap, address_mode::wrap, address_mode::wrap};
+    auto out = f.values(sample_1d({0.0f, 1.0f + 1.0f / 16}), f.make(t));
+    EXPECT_EQ(f32_of(out[0]), 384.0f);
+    EXPECT_EQ(f32_of(out[4]), 192.0f); // 4.25 - 0.5: texels 3 and 4 (wrapped to 0), weight 0.75 on the second
+    // Border: the texel outside is the border colour, blended like any other.
+    t.address = {address_mode::border, address_mode::border, address_mode::border};
+    t.normalized_coords = false;
+    t.border = {f32_bits(1000.0f), 0, 0, 0};
+    out = f.values(sample_1d({0.25f, 4.0f}), f.make(t));
+    EXPECT_EQ(f32_of(out[0]), 0.25f * 1000 + 0.75f * 0); // x - 0.5 = -0.25: texel -1 (border) and texel 0
+    EXPECT_EQ(f32_of(out[4]), 0.5f * 768 + 0.5f * 1000);
+}
+
 TEST(texture, bilinear_filtering_weighs_four_texels) {
     texture_fixture f;
     const double v[2][2] = {{1, 2}, {4, 8}}; // v[y][x]
