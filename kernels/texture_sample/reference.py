@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CPU reference for launch.json, written from the CUDA programming guide's
+"""CPU reference for launch.json's two kernels, written from the CUDA programming guide's
 "Texture Fetching" appendix: point sampling takes the texel floor(x),
 linear filtering blends the texels around x - 0.5 with weights kept in
 9-bit fixed point (8 fractional bits), clamped addressing repeats the edge
@@ -78,3 +78,33 @@ with open("texture_sample.expected.f32", "wb") as f:
     f.write(struct.pack("<%dI" % len(out), *out))
 with open("texture_sample.expected_linear.f32", "wb") as f:
     f.write(struct.pack("<%dI" % len(out_linear), *out_linear))
+
+# texture_forms: 48 threads, eight floats each.
+N = 48
+ints = [13 * k - 50 for k in range(10)]
+layered = [f32(layer * 100 + y * 5 + x + 0.5) for layer in range(3) for y in range(3) for x in range(5)]
+volume = [f32(x + 4 * y + 16 * z + 0.25) for z in range(4) for y in range(4) for x in range(4)]
+rgba = [rand32() & 0xFF for _ in range(8 * 2 * 4)]
+grid = [1000 * y + 7 * x - 20 for y in range(3) for x in range(6)]
+forms = []
+for i in range(N):
+    a = ints[i - 3] if 0 <= i - 3 < 10 else 0  # border: zero past either end
+    b = layered[min(i % 4, 2) * 15 + (i // 5 % 3) * 5 + i % 5]  # the last layer past the end
+    c = volume[(i // 16 % 4) * 16 + (i // 4 % 4) * 4 + i % 4]
+    t = (i // 8 % 2) * 8 + i % 8
+    d = [f32(rgba[4 * t + k] / 255) for k in range(4)]
+    e = grid[(i % 3) * 6 + min(max(i - 8, 0), 5)]  # x clamped to the row
+    forms += [bits(float(a)), bits(b), bits(c)] + [bits(v) for v in d] + [bits(float(e))]
+
+with open("texture_forms.ints.s32", "wb") as f:
+    f.write(struct.pack("<%di" % len(ints), *ints))
+with open("texture_forms.layered.f32", "wb") as f:
+    f.write(struct.pack("<%df" % len(layered), *layered))
+with open("texture_forms.volume.f32", "wb") as f:
+    f.write(struct.pack("<%df" % len(volume), *volume))
+with open("texture_forms.rgba.u8", "wb") as f:
+    f.write(bytes(rgba))
+with open("texture_forms.grid.s32", "wb") as f:
+    f.write(struct.pack("<%di" % len(grid), *grid))
+with open("texture_forms.expected.f32", "wb") as f:
+    f.write(struct.pack("<%dI" % len(forms), *forms))

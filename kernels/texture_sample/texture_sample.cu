@@ -20,3 +20,28 @@ extern "C" __global__ void texture_sample(cudaTextureObject_t point_tex, cudaTex
     surf2Dwrite(p + u, out_surf, x * (int)sizeof(float), y);
     out_linear[y * width + x] = l;
 }
+
+// The other forms nvcc emits for texture and surface objects: tex1Dfetch
+// (integer coordinates, border addressing for reads past the end, as a
+// linear-memory texture gives zero there), tex2DLayered (a layer past the
+// last one reads the last), tex3D, a uchar4 texture read as normalized
+// float4, and surf2Dread with cudaBoundaryModeClamp. Eight floats per thread.
+extern "C" __global__ void texture_forms(cudaTextureObject_t ints, cudaTextureObject_t layered, cudaTextureObject_t volume,
+                                         cudaTextureObject_t rgba, cudaSurfaceObject_t grid, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int a = tex1Dfetch<int>(ints, i - 3);
+    float b = tex2DLayered<float>(layered, i % 5 + 0.5f, i / 5 % 3 + 0.5f, i % 4);
+    float c = tex3D<float>(volume, i % 4 + 0.5f, i / 4 % 4 + 0.5f, i / 16 % 4 + 0.5f);
+    float4 d = tex2D<float4>(rgba, i % 8 + 0.5f, i / 8 % 2 + 0.5f);
+    int e = surf2Dread<int>(grid, (i - 8) * 4, i % 3, cudaBoundaryModeClamp);
+    float* o = out + 8 * i;
+    o[0] = (float)a;
+    o[1] = b;
+    o[2] = c;
+    o[3] = d.x;
+    o[4] = d.y;
+    o[5] = d.z;
+    o[6] = d.w;
+    o[7] = (float)e;
+}
