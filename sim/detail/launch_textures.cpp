@@ -80,34 +80,30 @@ public:
 
 private:
     void fail(const std::string& key, const std::string& msg) { error_(key, fmt::format("{}: {}", where_, msg)); }
+    bool reject(const std::string& key, const std::string& msg) {
+        fail(key, msg);
+        return false;
+    }
 
     bool dims(const json& o, texture_object& t) {
         const json* d = o.contains("dims") ? &o["dims"] : nullptr;
-        if (!d || !d->is_array() || d->empty() || d->size() > 3) {
-            fail("dims", "\"dims\" is [width], [width, height] or [width, height, depth] in texels");
-            return false;
-        }
+        if (!d || !d->is_array() || d->empty() || d->size() > 3)
+            return reject("dims", "\"dims\" is [width], [width, height] or [width, height, depth] in texels");
         uint32_t* extent[] = {&t.width, &t.height, &t.depth};
         for (size_t i = 0; i < d->size(); ++i) {
-            if (!positive((*d)[i], 1u << 30)) {
-                fail("dims", "\"dims\" holds positive texel counts");
-                return false;
-            }
+            if (!positive((*d)[i], 1u << 30))
+                return reject("dims", "\"dims\" holds positive texel counts");
             *extent[i] = (*d)[i].get<uint32_t>();
         }
         t.dims = static_cast<uint32_t>(d->size());
         if (o.contains("layers")) {
-            if (!positive(o["layers"], 1u << 16)) {
-                fail("layers", "\"layers\" is a positive number of layers");
-                return false;
-            }
+            if (!positive(o["layers"], 1u << 16))
+                return reject("layers", "\"layers\" is a positive number of layers");
             t.layers = o["layers"].get<uint32_t>();
         }
         if (o.contains("cubemap")) {
-            if (!o["cubemap"].is_boolean()) {
-                fail("cubemap", "\"cubemap\" is true or false");
-                return false;
-            }
+            if (!o["cubemap"].is_boolean())
+                return reject("cubemap", "\"cubemap\" is true or false");
             t.cubemap = o["cubemap"];
             if (t.cubemap && !t.layers) t.layers = 6; // one cube
         }
@@ -117,8 +113,7 @@ private:
     bool format(const json& o, texture_object& t) {
         const json* fm = o.contains("format") ? &o["format"] : nullptr;
         auto bad = [&] {
-            fail("format", "\"format\" is {\"type\": u8|s8|u16|s16|u32|s32|f16|f32, \"channels\": 1|2|4}");
-            return false;
+            return reject("format", "\"format\" is {\"type\": u8|s8|u16|s16|u32|s32|f16|f32, \"channels\": 1|2|4}");
         };
         if (!fm || !fm->is_object() || !fm->contains("type") || !(*fm)["type"].is_string()) return bad();
         for (auto& [k, v] : fm->items())
@@ -143,36 +138,36 @@ private:
             const json& r = o["read_mode"];
             if (r == "element") t.read = isa::read_mode::element;
             else if (r == "normalized_float") t.read = isa::read_mode::normalized_float;
-            else return fail("read_mode", "\"read_mode\" is \"element\" or \"normalized_float\""), false;
+            else return reject("read_mode", "\"read_mode\" is \"element\" or \"normalized_float\"");
         }
         if (o.contains("filter")) {
             const json& r = o["filter"];
             if (r == "point") t.filter = isa::filter_mode::point;
             else if (r == "linear") t.filter = isa::filter_mode::linear;
-            else return fail("filter", "\"filter\" is \"point\" or \"linear\""), false;
+            else return reject("filter", "\"filter\" is \"point\" or \"linear\"");
         }
         if (o.contains("normalized_coords")) {
-            if (!o["normalized_coords"].is_boolean()) return fail("normalized_coords", "\"normalized_coords\" is true or false"), false;
+            if (!o["normalized_coords"].is_boolean()) return reject("normalized_coords", "\"normalized_coords\" is true or false");
             t.normalized_coords = o["normalized_coords"];
         }
         if (o.contains("address_mode")) {
             const json& a = o["address_mode"];
             const char* msg = "\"address_mode\" is \"clamp\", \"wrap\", \"mirror\" or \"border\", or a list of one per dimension";
             if (a.is_array()) {
-                if (a.size() != t.dims) return fail("address_mode", msg), false;
+                if (a.size() != t.dims) return reject("address_mode", msg);
                 for (size_t i = 0; i < a.size(); ++i)
-                    if (!address_mode_of(a[i], t.address[i])) return fail("address_mode", msg), false;
+                    if (!address_mode_of(a[i], t.address[i])) return reject("address_mode", msg);
             } else {
                 isa::address_mode m;
-                if (!address_mode_of(a, m)) return fail("address_mode", msg), false;
+                if (!address_mode_of(a, m)) return reject("address_mode", msg);
                 t.address = {m, m, m};
             }
         }
         if (o.contains("border_color")) {
             const json& b = o["border_color"];
-            if (!b.is_array() || b.empty() || b.size() > 4) return fail("border_color", "\"border_color\" is a list of 1 to 4 numbers"), false;
+            if (!b.is_array() || b.empty() || b.size() > 4) return reject("border_color", "\"border_color\" is a list of 1 to 4 numbers");
             for (size_t i = 0; i < b.size(); ++i) {
-                if (!b[i].is_number()) return fail("border_color", "\"border_color\" is a list of 1 to 4 numbers"), false;
+                if (!b[i].is_number()) return reject("border_color", "\"border_color\" is a list of 1 to 4 numbers");
                 // Stored as the texture returns channels: f32 bits or integers.
                 t.border[i] = t.returns_float() ? static_cast<uint32_t>(encode_value("f32", b[i].get<double>()))
                                                 : static_cast<uint32_t>(static_cast<int64_t>(b[i].get<double>()));
