@@ -12,6 +12,7 @@
 #include "sim/engine.hpp"
 #include "sim/device_heap.hpp"
 #include "sim/global_port_adapter.hpp"
+#include "sim/texture_table.hpp"
 
 namespace ptxsim::sim {
 
@@ -55,7 +56,8 @@ uint64_t function_token(size_t id) { return 0xF000000000000000ull + id * 16; }
 
 device::device(models::gpu_model model)
     : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()),
-      multicast_(std::make_unique<memory::multicast_table>()), heap_(std::make_unique<device_heap>(*global_)) {}
+      multicast_(std::make_unique<memory::multicast_table>()), heap_(std::make_unique<device_heap>(*global_)),
+      textures_(std::make_unique<texture_table>()) {}
 device::~device() = default;
 
 memory::global_memory& device::global() { return *global_; }
@@ -346,6 +348,7 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
     };
     req.heap = heap_.get();
     req.multicast = multicast_.get();
+    req.textures = textures_.get();
     for (const auto& mod : modules_) // for isspacep.const
         for (const auto& [name, v] : mod->vars)
             if (v.sp == isa::space::const_) req.const_ranges.push_back({v.address, v.size});
@@ -390,5 +393,11 @@ namespace ptxsim::sim {
 bool device::free(uint64_t address) { return !heap_->owns(address) && global_->free(address).ok(); }
 bool device::write(uint64_t address, const void* src, uint64_t bytes) { return global_->copy_to_device(address, src, bytes).ok(); }
 bool device::read(uint64_t address, void* dst, uint64_t bytes) { return global_->copy_from_device(dst, address, bytes).ok(); }
+
+uint64_t device::create_texture_object(const isa::texture_object& object, std::string& error) {
+    return textures_->create(object, *global_, error);
+}
+bool device::destroy_texture_object(uint64_t handle) { return textures_->destroy(handle); }
+const isa::texture_object* device::texture_object(uint64_t handle) const { return textures_->find(handle); }
 
 } // namespace ptxsim::sim

@@ -14,6 +14,7 @@
 #include "models/model.hpp"
 #include "parser/ast.hpp"
 #include "parser/diagnostics.hpp"
+#include "isa/sem/texture_object.hpp"
 #include "sim/launch_types.hpp"
 
 namespace ptxsim::memory {
@@ -24,6 +25,7 @@ class multicast_table;
 namespace ptxsim::sim {
 
 class device_heap;
+class texture_table;
 
 struct kernel_ref {
     size_t module = 0;
@@ -54,6 +56,13 @@ public:
     // for multimem.*, or 0 with `error` saying why.
     uint64_t create_multicast(const std::vector<uint64_t>& members, uint64_t bytes, std::string& error);
     const memory::multicast_table& multicast() const { return *multicast_; }
+
+    // ---- texture and surface objects (cuTexObjectCreate, cuSurfObjectCreate)
+    // The handle a kernel receives, or 0 with `error` saying why the
+    // description is refused (sim/texture_table.hpp).
+    uint64_t create_texture_object(const isa::texture_object& object, std::string& error);
+    bool destroy_texture_object(uint64_t handle);
+    const isa::texture_object* texture_object(uint64_t handle) const;
 
     // ---- modules
     // Parses, validates and places a module; diagnostics on failure.
@@ -90,6 +99,7 @@ private:
     std::unique_ptr<memory::multicast_table> multicast_;
     std::unique_ptr<device_heap> heap_;  // device malloc/free; outlives launches, as in CUDA
     std::vector<std::unique_ptr<loaded_module>> modules_;
+    std::unique_ptr<texture_table> textures_;
 };
 
 } // namespace ptxsim::sim

@@ -15,6 +15,7 @@
 #include "isa/sem/operands.hpp"
 #include "memory/multicast.hpp"
 #include "sim/device_heap.hpp"
+#include "sim/texture_table.hpp"
 
 namespace ptxsim::sim {
 namespace {
@@ -1065,6 +1066,10 @@ private:
             cta->mbarrier_sleepers.clear();
         }
         return any;
+    }
+
+    const isa::texture_object* lookup_texture(uint64_t handle) override {
+        return req_.textures ? req_.textures->find(handle) : nullptr;
     }
 
     void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) override {

@@ -24,6 +24,7 @@ class multicast_table;
 namespace ptxsim::sim {
 
 class device_heap;
+class texture_table;
 
 // What the engine needs from the device: global memory and the report of
 // the allocation nearest to an address.
@@ -60,6 +61,8 @@ struct launch_request {
     device_heap* heap = nullptr;
     // The device's multicast objects (multimem.*); null: none.
     const memory::multicast_table* multicast = nullptr;
+    // The device's texture and surface objects (null: every handle is invalid).
+    const texture_table* textures = nullptr;
     // [address, address + size) of every module .const variable (isspacep.const).
     std::vector<std::pair<uint64_t, uint64_t>> const_ranges;
     // Source location of an instruction position, for fault reports.

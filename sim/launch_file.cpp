@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "sim/detail/launch_textures.hpp"
+
 namespace ptxsim::sim {
 namespace {
 
@@ -115,9 +117,10 @@ public:
         f.path = path_;
         base_ = fs::path(path_).parent_path();
         for (auto& [key, value] : j.items())
-            if (key != "module" && key != "modules" && key != "buffers" && key != "launches" && key != "outputs" &&
-                key != "expect" && key != "comment" && key != "multicast")
-                error(key, fmt::format("unknown key '{}' (expected module, modules, buffers, multicast, launches, outputs, expect)", key));
+            if (key != "module" && key != "modules" && key != "buffers" && key != "textures" && key != "surfaces" &&
+                key != "multicast" && key != "launches" && key != "outputs" && key != "expect" && key != "comment")
+                error(key, fmt::format("unknown key '{}' (expected module, modules, buffers, textures, surfaces, multicast, "
+                                       "launches, outputs, expect)", key));
         if (j.contains("module") && j.contains("modules")) error("modules", "give either \"module\" or \"modules\", not both");
         if (j.contains("module")) {
             if (!j["module"].is_string()) error("module", "\"module\" is a path string");
@@ -134,6 +137,9 @@ public:
         }
         if (j.contains("buffers")) buffers(j["buffers"], f);
         if (j.contains("multicast")) multicasts(j["multicast"], f);
+        auto report = [this](const std::string& key, const std::string& msg) { error(key, msg); };
+        if (j.contains("textures")) detail::read_texture_specs(j["textures"], isa::object_kind::texture, f, report);
+        if (j.contains("surfaces")) detail::read_texture_specs(j["surfaces"], isa::object_kind::surface, f, report);
         if (!j.contains("launches") || !j["launches"].is_array() || j["launches"].empty())
             error("launches", "\"launches\" must be a non-empty list");
         else
@@ -217,6 +223,12 @@ private:
     static bool has_buffer(const launch_file& f, const std::string& n) {
         for (const auto& b : f.buffers)
             if (b.name == n) return true;
+        return false;
+    }
+
+    static bool has_object(const launch_file& f, const std::string& n, isa::object_kind kind) {
+        for (const auto& t : f.textures)
+            if (t.name == n && t.object.kind == kind) return true;
         return false;
     }
 
@@ -412,7 +424,8 @@ private:
         arg_spec s;
         s.where = where;
         if (!a.is_object() || a.empty()) {
-            error("args", where + ": an argument is {\"u32\": v}, {\"buffer\": name}, {\"multicast\": name}, {\"bytes\": [...]} or {\"tensormap\": {...}}");
+            error("args", where + ": an argument is {\"u32\": v}, {\"buffer\": name}, {\"texture\": name}, {\"surface\": name}, "
+                                 "{\"multicast\": name}, {\"bytes\": [...]} or {\"tensormap\": {...}}");
             return s;
         }
         if (a.contains("buffer")) {
@@ -442,6 +455,16 @@ private:
                 if (!a["offset"].is_number_unsigned()) error("offset", where + ": \"offset\" is a byte count");
                 else s.offset = a["offset"];
             }
+            return s;
+        }
+        for (auto [key, kind] : {std::pair{"texture", isa::object_kind::texture}, std::pair{"surface", isa::object_kind::surface}}) {
+            if (!a.contains(key)) continue;
+            s.k = kind == isa::object_kind::texture ? arg_spec::kind::texture : arg_spec::kind::surface;
+            if (!a[key].is_string() || !has_object(f, a[key], kind)) {
+                error(key, fmt::format("{}: unknown {} {}", where, key, a[key].dump()));
+                return s;
+            }
+            s.buffer = a[key];
             return s;
         }
         if (a.contains("bytes")) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/sem/texture_object.hpp"
 #include "parser/diagnostics.hpp"
 #include "sim/launch_types.hpp"
 
@@ -22,6 +23,12 @@ struct buffer_spec {
     double fill = 0, start = 0, step = 1, min = 0, max = 1;
     uint64_t seed = 0;
     std::string file;        // resolved path
+};
+
+// A texture or surface object over a buffer ("textures", "surfaces").
+struct texture_spec {
+    std::string name, buffer;
+    isa::texture_object object;  // base 0: the buffer's address is added when it exists
 };
 
 // A tensor map argument: cuTensorMapEncodeTiled's parameters over a buffer.
@@ -42,10 +49,10 @@ struct multicast_spec {
 };
 
 struct arg_spec {
-    enum class kind { scalar, buffer, bytes, multicast, tensormap } k = kind::scalar;
+    enum class kind { scalar, buffer, bytes, multicast, tensormap, texture, surface } k = kind::scalar;
     tensormap_spec tmap;     // kind::tensormap (over `buffer` + `offset`)
     std::vector<uint8_t> bytes;  // scalar value or raw bytes
-    std::string buffer;          // the buffer or multicast object named
+    std::string buffer;          // the buffer, multicast object, texture or surface named
     uint64_t offset = 0;
     std::string where;       // "launches[0].args[2]" for messages
 };
@@ -73,6 +80,7 @@ struct launch_file {
     std::vector<std::string> modules;  // resolved paths
     std::vector<buffer_spec> buffers;
     std::vector<multicast_spec> multicasts;
+    std::vector<texture_spec> textures; // textures and surfaces (object.kind)
     std::vector<launch_spec> launches;
     std::vector<std::pair<std::string, std::string>> outputs; // buffer -> resolved path
     std::vector<expect_spec> expects;

@@ -137,6 +137,20 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         }
         multicasts[m.name] = base;
     }
+    // Texture and surface objects over the buffers, named by kind and name.
+    std::map<std::pair<isa::object_kind, std::string>, uint64_t> objects;
+    for (const auto& t : f.textures) {
+        isa::texture_object o = t.object;
+        o.base = buffers.at(t.buffer).address;
+        std::string why;
+        uint64_t handle = dev.create_texture_object(o, why);
+        if (!handle) {
+            err << fmt::format("{}: error: {} '{}': {}\n", f.path, o.kind == isa::object_kind::texture ? "texture" : "surface", t.name,
+                               why);
+            return 2;
+        }
+        objects[{o.kind, t.name}] = handle;
+    }
     launch_stats total;
     run_settings settings = s;
     settings.options.print = [&out](const std::string& text) { out << text; };
@@ -166,6 +180,11 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
                 uint64_t addr = (a.k == arg_spec::kind::buffer ? buffers.at(a.buffer).address : multicasts.at(a.buffer)) + a.offset;
                 bytes.resize(8);
                 std::memcpy(bytes.data(), &addr, 8);
+            } else if (a.k == arg_spec::kind::texture || a.k == arg_spec::kind::surface) {
+                auto kind = a.k == arg_spec::kind::texture ? isa::object_kind::texture : isa::object_kind::surface;
+                uint64_t handle = objects.at({kind, a.buffer});
+                bytes.resize(8);
+                std::memcpy(bytes.data(), &handle, 8);
             }
             if (a.k == arg_spec::kind::tensormap) {
                 std::string problem = encode_tensormap(a, buffers.at(a.buffer).address + a.offset, bytes);

@@ -11,6 +11,8 @@
 
 namespace ptxsim::isa {
 
+struct texture_object;
+
 enum class fault_kind : uint8_t { none, out_of_bounds, misaligned, invalid_address, trap, unsupported, stack_overflow, use_after_free, assertion,
                                   invalid_operation /* misuse the ISA leaves undefined: mbarrier underflow ... */ };
 
@@ -92,6 +94,10 @@ struct exec_context {
     // brx.idx: entry `index` of the current function's branch table `table`;
     // false (after reporting a fault) when the index is out of range.
     virtual bool branch_target(uint32_t table, uint64_t index, uint32_t lane, uint32_t& target) = 0;
+    // The texture or surface object a 64-bit handle names (tex, suld,
+    // txq ...); nullptr when it names none. Objects do not change during a
+    // launch, so the pointer stays valid for the launch.
+    virtual const texture_object* lookup_texture(uint64_t /*handle*/) { return nullptr; }
     virtual void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) = 0;
     // Asynchronous copies in flight: the lane's groups, and the writes that
     // wait for the current phase of the CTA's mbarrier at a shared-memory

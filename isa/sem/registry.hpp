@@ -39,6 +39,8 @@ std::span<const entry> mbarrier_entries();
 std::span<const entry> async_copy_entries();
 std::span<const entry> tma_entries();
 std::span<const entry> multimem_entries();
+std::span<const entry> texture_entries();
+std::span<const entry> surface_entries();
 // rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
 std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 
