@@ -35,6 +35,8 @@ std::span<const entry> approx_entries();
 std::span<const entry> float_misc_entries();
 std::span<const entry> carry_entries();
 std::span<const entry> video_entries();
+std::span<const entry> mma_entries();    // isa/sem/mma.cpp
+std::span<const entry> matrix_entries(); // ldmatrix, stmatrix, movmatrix
 // rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
 std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 
