@@ -37,6 +37,7 @@ std::span<const entry> carry_entries();
 std::span<const entry> video_entries();
 std::span<const entry> mma_entries();    // isa/sem/mma.cpp
 std::span<const entry> matrix_entries(); // ldmatrix, stmatrix, movmatrix
+std::span<const entry> wmma_entries();   // wmma.load, wmma.store, wmma.mma
 // rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
 std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 
