@@ -5,6 +5,7 @@
 // defaults to the row length (.row) or column length (.col).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <string>
@@ -46,6 +47,23 @@ uint64_t stride_of(exec_context& c, const exec_instruction& ins, uint32_t op, co
     return col ? g.rows : g.cols;
 }
 
+// PTX ISA "Matrix Storage for WMMA": every row (.row) or column (.col) must
+// start at a multiple of the fragment's size in bytes, so p and
+// stride * element size must be multiples of it. The ISA's own default
+// strides break that for some shapes (an m8n32k16 f16 A in .col has 16-byte
+// columns and a 32-byte fragment), so the demand is capped at the length of
+// a row or column at the default stride.
+bool aligned(exec_context& c, const char* name, const wmma::geometry& g, etype t, bool col, uint64_t base,
+             uint64_t stride, uint32_t lane) {
+    const uint64_t bytes = mma::element_bits(t) / 8;
+    const uint64_t frag_bytes = std::min<uint64_t>(uint64_t{g.registers} * (t == etype::f64 ? 8 : 4), (col ? g.rows : g.cols) * bytes);
+    const uint64_t step = stride * bytes;
+    if (base % frag_bytes == 0 && step % frag_bytes == 0) return true;
+    c.fault(fault_kind::misaligned, lane, base % frag_bytes ? base : base + step,
+            fmt::format("{}: rows or columns must start at multiples of the fragment size ({} bytes)", name, frag_bytes));
+    return false;
+}
+
 // wmma.load.{a,b,c}.sync.aligned.layout.shape{.ss}.type r, [p]{, stride}
 void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!whole_warp(c, mask, "wmma.load")) return;
@@ -56,6 +74,7 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     std::vector<std::array<uint64_t, 8>> regs(warp_size); // all loads first: the address may be in r
     for (uint32_t lane = 0; lane < warp_size; ++lane) {
         const uint64_t base = address(c, ins.ops[1], lane), stride = stride_of(c, ins, 2, g, ls.col, lane);
+        if (!aligned(c, "wmma.load", g, ls.t, ls.col, base, stride, lane)) return;
         regs[lane].fill(0);
         for (uint32_t e = 0; e < g.per_lane; ++e) {
             uint64_t v = 0;
@@ -78,6 +97,7 @@ void store_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) 
     const exec_operand& s = ins.ops[1];
     for (uint32_t lane = 0; lane < warp_size; ++lane) {
         const uint64_t base = address(c, ins.ops[0], lane), stride = stride_of(c, ins, 2, g, ls.col, lane);
+        if (!aligned(c, "wmma.store", g, ls.t, ls.col, base, stride, lane)) return;
         for (uint32_t e = 0; e < g.per_lane; ++e) {
             const uint32_t slot = s.elems[e / per];
             const uint64_t v = ((slot == no_slot ? 0 : c.reg(slot, lane)) >> ((e % per) * bits)) & mask_bits(bits);

@@ -67,9 +67,13 @@ TEST_P(wmma_form, load_mma_store_matches_the_reference) {
     uint32_t m = 0, n = 0, k = 0;
     std::sscanf(w.shape.c_str(), "m%un%uk%u", &m, &n, &k);
     const uint32_t ab = bits(w.in) / 8, cb = bits(w.c) / 8, db = bits(w.d) / 8;
-    // Strides padded by 8 elements (keeps every row 16-byte aligned for 16-bit data).
-    auto stride = [](const std::string& l, uint32_t rows, uint32_t cols) { return (l == "row" ? cols : rows) + 8; };
-    const uint32_t sa = stride(w.la, m, k), sb = stride(w.lb, k, n), sc = stride(w.lc, m, n), sd = stride(w.ld, m, n);
+    // Strides padded by the default (rows and columns must start at
+    // multiples of the fragment size: "Matrix Storage for WMMA").
+    auto stride = [&](const std::string& l, uint32_t rows, uint32_t cols, char, const std::string&) {
+        return 2 * (l == "row" ? cols : rows);
+    };
+    const uint32_t sa = stride(w.la, m, k, 'a', w.in), sb = stride(w.lb, k, n, 'b', w.in), sc = stride(w.lc, m, n, 'c', w.c),
+                   sd = stride(w.ld, m, n, 'c', w.d);
     const size_t a_bytes = size_t(sa) * (w.la == "row" ? m : k) * ab, b_bytes = size_t(sb) * (w.lb == "row" ? k : n) * ab;
     const size_t c_bytes = size_t(sc) * (w.lc == "row" ? m : n) * cb, d_bytes = size_t(sd) * (w.ld == "row" ? m : n) * db;
     const size_t b_at = (a_bytes + 255) / 256 * 256, c_at = b_at + (b_bytes + 255) / 256 * 256;
@@ -160,6 +164,13 @@ INSTANTIATE_TEST_SUITE_P(sm90, wmma_form, testing::ValuesIn(cases), [](const tes
     const auto& w = i.param;
     return w.shape + "_" + w.d + "_" + w.in + "_" + w.c + "_" + w.la + "_" + w.lb + "_" + w.lc + "_" + w.ld;
 });
+
+TEST(wmma, misaligned_stride_faults) {
+    // f16 A fragments are 32 bytes: a stride of 24 elements (48 bytes) breaks the rule.
+    auto res = run_warp("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd2], 24;\n",
+                        std::vector<uint32_t>(1024, 0), 1, 0, 0);
+    EXPECT_EQ(res.fault, "wmma.load: rows or columns must start at multiples of the fragment size (32 bytes)");
+}
 
 // The documented layout: element e of lane l is element l * 8 + e of the
 // 16x16 f32 accumulator counted row by row (8 per lane, no repeats).
