@@ -161,6 +161,38 @@ TEST(ldmatrix, misaligned_row_address_faults) {
     EXPECT_EQ(res.fault, "ldmatrix row address is not 16-byte aligned");
 }
 
+// Lanes that reach an mma at different times (after a divergent branch)
+// wait for each other: the result equals the converged one.
+TEST(mma, waits_for_diverged_lanes) {
+    const std::string mma = "mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%r4, %r5}, {%r1}, {%r2}, {%r3, %r3};\n";
+    auto res = run_warp(R"(
+    mad.lo.u32 %r1, %r190, 0x01030507, 0x11;   // per-lane bytes of A, B and C
+    mad.lo.u32 %r2, %r190, 0x02040608, 0x7f;
+    mov.u32 %r3, %r190;
+    )" + mma + R"(
+    st.global.v2.u32 [%rd3], {%r4, %r5};
+    mov.u32 %r4, 0; mov.u32 %r5, 0;
+    setp.lt.u32 %p1, %r190, 16;
+    @%p1 bra LOW;
+    add.u32 %r6, %r190, 1;                      // the upper half does some work first
+    mul.lo.u32 %r6, %r6, 3;
+    bra JOIN;
+LOW:
+    add.u32 %r6, %r190, 2;
+JOIN:
+    )" + mma + R"(
+    st.global.v2.u32 [%rd3+8], {%r4, %r5};)",
+                        {}, 32 * 4, 0, 4);
+    ASSERT_EQ(res.fault, "");
+    int nonzero = 0;
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+        EXPECT_EQ(res.out[lane * 4 + 2], res.out[lane * 4]) << "lane " << lane;
+        EXPECT_EQ(res.out[lane * 4 + 3], res.out[lane * 4 + 1]) << "lane " << lane;
+        nonzero += res.out[lane * 4] != 0;
+    }
+    EXPECT_GT(nonzero, 16);
+}
+
 TEST(mma, with_an_exited_lane_faults) {
     auto res = run_warp(R"(
     setp.eq.u32 %p1, %r190, 31;
