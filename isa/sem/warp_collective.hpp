@@ -15,7 +15,7 @@ inline bool whole_warp(exec_context& c, uint32_t& mask, const char* name) {
     if (!c.warp_sync(~0u, mask)) return false;
     if (mask == ~0u) return true;
     c.fault(fault_kind::unsupported, static_cast<uint32_t>(__builtin_ctz(mask)), 0,
-            std::string(name) + " needs all 32 lanes of the warp (some have exited)");
+            std::string(name) + " needs all 32 lanes of the warp (some have exited or the block has fewer threads)");
     return false;
 }
 

@@ -200,7 +200,12 @@ TEST(mma, with_an_exited_lane_faults) {
     mov.b32 %r1, 0;
     mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r2, %r3, %r4, %r5}, {%r1, %r1, %r1, %r1}, {%r1, %r1}, {%r1, %r1, %r1, %r1};)",
                         {}, 1, 0, 0);
-    EXPECT_EQ(res.fault, "mma.sync needs all 32 lanes of the warp (some have exited)");
+    EXPECT_EQ(res.fault, "mma.sync needs all 32 lanes of the warp (some have exited or the block has fewer threads)");
+}
+
+TEST(ldmatrix, in_a_partial_warp_faults) {
+    auto res = run_warp(fill_and_address(1) + "ldmatrix.sync.aligned.m8n8.x1.b16 {%r20}, [%rd10];\n", shared_input(), 32, 4, 1, 16);
+    EXPECT_EQ(res.fault, "ldmatrix needs all 32 lanes of the warp (some have exited or the block has fewer threads)");
 }
 
 } // namespace
