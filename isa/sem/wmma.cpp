@@ -2,7 +2,9 @@
 // (isa/sem/wmma_layout.hpp) between registers and memory, where element
 // (row, col) of a .row matrix is at p + (row * stride + col) * size and of a
 // .col matrix at p + (col * stride + row) * size; stride counts elements and
-// defaults to the row length (.row) or column length (.col).
+// defaults to the row length (.row) or column length (.col). Sub-byte
+// elements (.s4, .u4, .b1) are packed from the low bits of each byte up, as
+// in registers.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -37,9 +39,19 @@ load_store unpack(const exec_instruction& ins) {
             (ins.target >> 16) & 255, ins.target >> 24, (ins.flags & col_major) != 0};
 }
 
-// Memory address of element (row, col).
-uint64_t element_address(uint64_t base, uint64_t stride, bool col, const wmma::rc& p, uint32_t bytes) {
-    return base + ((col ? uint64_t{p.col} * stride + p.row : uint64_t{p.row} * stride + p.col) * bytes);
+// Bit offset of element (row, col) from the matrix's address.
+uint64_t element_bit(uint64_t stride, bool col, const wmma::rc& p, uint32_t bits) {
+    return (col ? uint64_t{p.col} * stride + p.row : uint64_t{p.row} * stride + p.col) * bits;
+}
+
+// One element at `bit` past `base`: whole bytes for 8 bits and up, else the
+// byte that holds it.
+bool load_element(exec_context& c, space sp, uint64_t base, uint64_t bit, uint32_t bits, uint32_t lane, uint64_t& v) {
+    v = 0;
+    if (bits >= 8) return c.load(sp, base + bit / 8, bits / 8, lane, &v);
+    if (!c.load(sp, base + bit / 8, 1, lane, &v)) return false;
+    v = (v >> (bit % 8)) & mask_bits(bits);
+    return true;
 }
 
 uint64_t stride_of(exec_context& c, const exec_instruction& ins, uint32_t op, const wmma::geometry& g, bool col, uint32_t lane) {
@@ -55,9 +67,9 @@ uint64_t stride_of(exec_context& c, const exec_instruction& ins, uint32_t op, co
 // a row or column at the default stride.
 bool aligned(exec_context& c, const char* name, const wmma::geometry& g, etype t, bool col, uint64_t base,
              uint64_t stride, uint32_t lane) {
-    const uint64_t bytes = mma::element_bits(t) / 8;
-    const uint64_t frag_bytes = std::min<uint64_t>(uint64_t{g.registers} * (t == etype::f64 ? 8 : 4), (col ? g.rows : g.cols) * bytes);
-    const uint64_t step = stride * bytes;
+    const uint64_t bits = mma::element_bits(t);
+    const uint64_t frag_bytes = std::min<uint64_t>(uint64_t{g.registers} * (t == etype::f64 ? 8 : 4), (col ? g.rows : g.cols) * bits / 8);
+    const uint64_t step = stride * bits / 8;
     if (base % frag_bytes == 0 && step % frag_bytes == 0) return true;
     c.fault(fault_kind::misaligned, lane, base % frag_bytes ? base : base + step,
             fmt::format("{}: rows or columns must start at multiples of the fragment size ({} bytes)", name, frag_bytes));
@@ -69,7 +81,7 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!whole_warp(c, mask, "wmma.load")) return;
     const load_store ls = unpack(ins);
     const auto g = wmma::geometry_of(ls.f, ls.m, ls.n, ls.k, ls.t);
-    const uint32_t bits = mma::element_bits(ls.t), per = mma::per_register(ls.t), bytes = bits / 8;
+    const uint32_t bits = mma::element_bits(ls.t), per = mma::per_register(ls.t);
     const exec_operand& d = ins.ops[0];
     std::vector<std::array<uint64_t, 8>> regs(warp_size); // all loads first: the address may be in r
     for (uint32_t lane = 0; lane < warp_size; ++lane) {
@@ -77,8 +89,8 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         if (!aligned(c, "wmma.load", g, ls.t, ls.col, base, stride, lane)) return;
         regs[lane].fill(0);
         for (uint32_t e = 0; e < g.per_lane; ++e) {
-            uint64_t v = 0;
-            if (!c.load(ins.sp, element_address(base, stride, ls.col, wmma::element_place(g, lane, e), bytes), bytes, lane, &v))
+            uint64_t v;
+            if (!load_element(c, ins.sp, base, element_bit(stride, ls.col, wmma::element_place(g, lane, e), bits), bits, lane, v))
                 return;
             regs[lane][e / per] |= (v & mask_bits(bits)) << ((e % per) * bits);
         }
@@ -101,8 +113,8 @@ void store_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) 
         for (uint32_t e = 0; e < g.per_lane; ++e) {
             const uint32_t slot = s.elems[e / per];
             const uint64_t v = ((slot == no_slot ? 0 : c.reg(slot, lane)) >> ((e % per) * bits)) & mask_bits(bits);
-            if (!c.store(ins.sp, element_address(base, stride, ls.col, wmma::element_place(g, lane, e), bytes), bytes, lane, &v))
-                return;
+            const uint64_t at = base + element_bit(stride, ls.col, wmma::element_place(g, lane, e), bits) / 8;
+            if (!c.store(ins.sp, at, bytes, lane, &v)) return;
         }
     }
 }
@@ -114,7 +126,9 @@ std::string check_shape(uint32_t m, uint32_t n, uint32_t k, etype input) {
     case etype::f16: case etype::bf16: case etype::s8: case etype::u8: if (m16) return {}; break;
     case etype::tf32: if (m == 16 && n == 16 && k == 8) return {}; break;
     case etype::f64: if (m == 8 && n == 8 && k == 4) return {}; break;
-    default: return "wmma on sub-byte types (s4, u4, b1) is not implemented yet";
+    case etype::s4: case etype::u4: if (m == 8 && n == 8 && k == 32) return {}; break;
+    case etype::b1: if (m == 8 && n == 8 && k == 128) return {}; break;
+    default: break;
     }
     return "this wmma shape and type do not go together";
 }
@@ -129,12 +143,17 @@ std::string decode_load_store(const matched_instruction& mi, exec_instruction& o
     const std::string_view which = mi.get("frag");
     const wmma::frag f = which == "a" ? wmma::frag::a : which == "b" ? wmma::frag::b : wmma::frag::c;
     // The input type decides the shape's legality; accumulators are f16/f32/s32/f64.
-    const etype input = f != wmma::frag::c ? t : t == etype::s32 ? etype::s8 : t == etype::f64 ? etype::f64
-                                             : (m == 16 && n == 16 && k == 8) ? etype::tf32 : etype::f16;
+    const etype input = f != wmma::frag::c ? t
+                        : t == etype::s32 ? (k == 32 ? etype::s4 : k == 128 ? etype::b1 : etype::s8)
+                        : t == etype::f64 ? etype::f64
+                        : (m == 16 && n == 16 && k == 8) ? etype::tf32 : etype::f16;
     if (auto why = check_shape(m, n, k, input); !why.empty()) return why;
     if (f == wmma::frag::c && t != etype::f16 && t != etype::f32 && t != etype::s32 && t != etype::f64)
         return "bad wmma accumulator type";
     if (!mi.has("layout")) return "wmma.load/store needs .row or .col";
+    const bool sub_byte = t == etype::s4 || t == etype::u4 || t == etype::b1;
+    if (sub_byte && mi.get("layout") != (f == wmma::frag::a ? "row" : "col"))
+        return "sub-byte wmma takes A in .row and B in .col";
     const auto g = wmma::geometry_of(f, m, n, k, t);
     const exec_operand& regs = out.ops[store ? 1 : 0];
     if (regs.kind != opnd::vec || regs.count != g.registers)

@@ -19,12 +19,13 @@ namespace {
 using mma::etype;
 
 // Decoded: target = a | b << 4 | c << 8 | d << 12 (etype) | rounding << 16 |
-// satfinite << 18; vec = m, sub = n, flags = k.
+// satfinite << 18 | xor (b1) << 19; vec = m, sub = n, flags = k.
 mma::product unpack(const exec_instruction& ins) {
     auto t = [&](int s) { return static_cast<etype>((ins.target >> s) & 15); };
     mma::product p{t(0), t(4), t(8), t(12), ins.vec, ins.sub, ins.flags};
     p.rnd = static_cast<fp::rounding>((ins.target >> 16) & 3);
     p.satfinite = (ins.target >> 18) & 1;
+    p.use_xor = (ins.target >> 19) & 1;
     return p;
 }
 
@@ -74,7 +75,6 @@ void wmma_mma_handler(exec_context& c, const exec_instruction& ins, uint32_t mas
 // wmma.mma.sync.aligned.alayout.blayout.shape{.rnd}.dtype{.atype.btype}.ctype{.satfinite} d, a, b, c
 std::string decode_wmma_mma(const matched_instruction& mi, exec_instruction& out) {
     out.control = out.uniform = true; // waits for the whole warp
-    if (mi.has("bop") || mi.has("popc")) return "wmma on b1 is not implemented yet";
     unsigned m = 0, n = 0, k = 0;
     const std::string shape(mi.get("shape"));
     if (std::sscanf(shape.c_str(), "m%un%uk%u", &m, &n, &k) != 3) return "bad wmma shape";
@@ -96,9 +96,14 @@ std::string decode_wmma_mma(const matched_instruction& mi, exec_instruction& out
     const bool ok = (a == etype::f16 && b == a && m16 && (d == etype::f16 || d == etype::f32) && (cty == etype::f16 || cty == etype::f32)) ||
                     (a == etype::bf16 && b == a && m16 && d == etype::f32 && cty == etype::f32) ||
                     ((a == etype::s8 || a == etype::u8) && b == a && m16 && d == etype::s32 && cty == etype::s32) ||
+                    ((a == etype::s4 || a == etype::u4) && b == a && m == 8 && n == 8 && k == 32 && d == etype::s32 && cty == etype::s32) ||
+                    (a == etype::b1 && b == a && m == 8 && n == 8 && k == 128 && d == etype::s32 && cty == etype::s32) ||
                     (a == etype::tf32 && b == a && m == 16 && n == 16 && k == 8 && d == etype::f32 && cty == etype::f32) ||
                     (a == etype::f64 && b == a && m == 8 && n == 8 && k == 4 && d == etype::f64 && cty == etype::f64);
     if (!ok) return fmt::format("wmma.mma.{} with these types is not supported", shape);
+    if ((a == etype::b1) != (mi.has("bop") && mi.has("popc"))) return "wmma.mma takes .and.popc or .xor.popc exactly for .b1";
+    if ((a == etype::s4 || a == etype::u4 || a == etype::b1) && (mi.get("layout", 0) != "row" || mi.get("layout", 1) != "col"))
+        return "sub-byte wmma.mma takes only .row.col";
     if (mi.has("satfinite") && !mma::is_integer(a)) return "wmma.mma .satfinite on floating-point types is not implemented yet";
     if (mi.has("rnd") && a != etype::f64) return "wmma.mma rounding modifiers are only for .f64";
     const etype types[4] = {d, a, b, cty};
@@ -111,7 +116,8 @@ std::string decode_wmma_mma(const matched_instruction& mi, exec_instruction& out
     const std::string_view rnd = mi.get("rnd");
     const fp::rounding r = rnd == "rz" ? fp::rounding::rz : rnd == "rm" ? fp::rounding::rm : rnd == "rp" ? fp::rounding::rp : fp::rounding::rn;
     out.target = static_cast<uint32_t>(a) | static_cast<uint32_t>(b) << 4 | static_cast<uint32_t>(cty) << 8 |
-                 static_cast<uint32_t>(d) << 12 | static_cast<uint32_t>(r) << 16 | (mi.has("satfinite") ? 1u << 18 : 0u);
+                 static_cast<uint32_t>(d) << 12 | static_cast<uint32_t>(r) << 16 | (mi.has("satfinite") ? 1u << 18 : 0u) |
+                 (mi.get("bop") == "xor" ? 1u << 19 : 0u);
     out.vec = static_cast<uint8_t>(m);
     out.sub = static_cast<uint8_t>(n);
     out.flags = static_cast<uint8_t>(k);
