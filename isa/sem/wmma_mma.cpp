@@ -104,7 +104,7 @@ std::string decode_wmma_mma(const matched_instruction& mi, exec_instruction& out
     if ((a == etype::b1) != (mi.has("bop") && mi.has("popc"))) return "wmma.mma takes .and.popc or .xor.popc exactly for .b1";
     if ((a == etype::s4 || a == etype::u4 || a == etype::b1) && (mi.get("layout", 0) != "row" || mi.get("layout", 1) != "col"))
         return "sub-byte wmma.mma takes only .row.col";
-    if (mi.has("satfinite") && !mma::is_integer(a)) return "wmma.mma .satfinite on floating-point types is not implemented yet";
+    if (mi.has("satfinite") && !mma::is_integer(a)) return "wmma.mma .satfinite on floating-point types (PTX ISA 6.0-6.4; removed in 6.5) is not implemented";
     if (mi.has("rnd") && a != etype::f64) return "wmma.mma rounding modifiers are only for .f64";
     const etype types[4] = {d, a, b, cty};
     const wmma::frag frags[4] = {wmma::frag::c, wmma::frag::a, wmma::frag::b, wmma::frag::c};
