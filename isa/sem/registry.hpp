@@ -41,6 +41,9 @@ std::span<const entry> tma_entries();
 std::span<const entry> multimem_entries();
 std::span<const entry> texture_entries();
 std::span<const entry> surface_entries();
+std::span<const entry> mma_entries();    // isa/sem/mma.cpp
+std::span<const entry> matrix_entries(); // ldmatrix, stmatrix, movmatrix
+std::span<const entry> wmma_entries();   // wmma.load, wmma.store, wmma.mma
 // rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
 std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 
