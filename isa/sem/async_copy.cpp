@@ -163,6 +163,35 @@ void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     });
 }
 
+// ---- cp.reduce.async.bulk.dst.src.completion.op.type [dst], [src], size{, [mbar]}
+// As bulk_handler, but each element is combined into the destination with
+// red's update (ins.rmw) when the copy completes.
+void reduce_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    for_lanes(mask, [&](uint32_t lane) {
+        space dsp = ins.sp, ssp = space::shared;
+        uint64_t dst = address(c, ins.ops[0], lane), src = address(c, ins.ops[1], lane);
+        uint64_t size = read(c, ins.ops[2], lane) & 0xFFFFFFFFu;
+        if (!to_space(c, dsp, dst, lane) || !to_space(c, ssp, src, lane)) return;
+        if (size % 16 || dst % 16 || src % 16) {
+            c.fault(fault_kind::misaligned, lane, size % 16 ? size : dst % 16 ? dst : src,
+                    fmt::format("cp.reduce.async.bulk needs 16-byte aligned addresses and a size that is a multiple of 16 (size {})", size));
+            return;
+        }
+        pending_write w{dsp, dst, {}, ins.rmw, bits_of(ins.type) / 8};
+        if (!check_destination(c, dsp, dst, static_cast<uint32_t>(size), lane)) return;
+        if (!read_bytes(c, ssp, src, static_cast<uint32_t>(size), lane, w.data)) return;
+        if (!(ins.flags & 1)) {
+            c.async_state(lane).bulk_open.push_back(std::move(w));
+            return;
+        }
+        uint64_t off;
+        if (!mbar::locate(c, space::shared, address(c, ins.ops[3], lane), lane, off)) return;
+        c.mbarrier_writes(off).push_back(std::move(w));
+        mbar::state before;
+        mbar::update(c, off, lane, mbar::add_tx, size, /*complete_tx*/ 1, before);
+    });
+}
+
 void nop_handler(exec_context&, const exec_instruction&, uint32_t) {}
 
 std::string dec_cp_async(const matched_instruction& m, exec_instruction& out) {
@@ -215,6 +244,20 @@ std::string dec_bulk(const matched_instruction& m, exec_instruction& out) {
     out.run = bulk_handler;
     return {};
 }
+std::string dec_reduce(const matched_instruction& m, exec_instruction& out) {
+    out.sp = space_of(m.get("space", 0));
+    out.type = type_of(m.get("type"));
+    if (out.type == parser::data_type::b32) out.type = parser::data_type::u32;
+    if (out.type == parser::data_type::b64) out.type = parser::data_type::u64;
+    out.rmw = reduction_update(m.get("op"), out.type);
+    if (!out.rmw) return "cp.reduce.async.bulk ." + std::string(m.get("op")) + "." + std::string(m.get("type")) + " has no reduction";
+    bool mbarrier = m.get("completion") == "mbarrier::complete_tx::bytes";
+    out.flags = mbarrier ? 1 : 0;
+    if (mbarrier && (out.nops < 4 || out.ops[3].kind != opnd::addr)) return "cp.reduce.async.bulk with an mbarrier needs the [mbar] operand";
+    out.run = reduce_handler;
+    return {};
+}
+
 // A prefetch only warms a cache: nothing a program can observe changes.
 std::string dec_prefetch(const matched_instruction&, exec_instruction& out) {
     out.run = nop_handler;
@@ -231,6 +274,7 @@ constexpr entry entries[] = {
     {"cp.async.bulk.commit_group", dec_bulk_commit},
     {"cp.async.bulk.wait_group", dec_bulk_wait},
     {"cp.async.bulk.prefetch", dec_prefetch},
+    {"cp.reduce.async.bulk", dec_reduce},
 };
 
 } // namespace
