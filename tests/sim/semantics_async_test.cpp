@@ -281,5 +281,42 @@ mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 0;
     EXPECT_NE(r.fault.find("phase parity 0, 1 of 2 arrivals pending, tx-count 0"), std::string::npos) << r.fault;
 }
 
+// 384 threads with no register count given start with 168 each (65536 /
+// 384 rounded down to a multiple of 8). Warpgroups 1 and 2 ask for 232
+// (.inc) and must wait until warpgroup 0, after a long loop, sets a flag
+// and gives registers back (.dec to 40): they see the flag.
+TEST(semantics_async, setmaxnreg_inc_waits_for_registers_a_dec_frees) {
+    auto out = run_body(R"(
+.shared .align 4 .u32 flag;
+mov.u32 %r1, %tid.x;
+setp.ge.u32 %p1, %r1, 128;
+@%p1 bra CONSUMER;
+mov.u32 %r2, 0;
+LOOP:
+add.u32 %r2, %r2, 1;
+setp.lt.u32 %p2, %r2, 5000;
+@%p2 bra LOOP;
+st.shared.u32 [flag], 1;
+setmaxnreg.dec.sync.aligned.u32 40;
+bra DONE;
+CONSUMER:
+setmaxnreg.inc.sync.aligned.u32 232;
+ld.shared.u32 %r3, [flag];
+mul.wide.u32 %rd3, %r1, 4;
+add.u64 %rd4, %rd1, %rd3;
+st.global.u32 [%rd4], %r3;
+DONE:
+)",
+                        384, 384);
+    for (uint32_t t = 128; t < 384; ++t) ASSERT_EQ(out[t], 1u) << t;
+}
+
+TEST(semantics_async, setmaxnreg_misuse_faults_and_an_uncovered_inc_deadlocks) {
+    auto down = run_kernel_body("setmaxnreg.inc.sync.aligned.u32 40;", 1, 128);
+    EXPECT_NE(down.fault.find("setmaxnreg.inc 40 when the warp has 248 registers per thread"), std::string::npos) << down.fault;
+    auto stuck = run_kernel_body("setmaxnreg.inc.sync.aligned.u32 256;", 1, 384);
+    EXPECT_NE(stuck.fault.find("every warp is blocked"), std::string::npos) << stuck.fault;
+}
+
 } // namespace
 } // namespace ptxsim::test
