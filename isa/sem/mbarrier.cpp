@@ -105,6 +105,14 @@ bool update(exec_context& c, uint64_t offset, uint32_t lane, change_fn change, u
     return land(c, c.mbarrier_writes(offset), lane);
 }
 
+bool track_copy(exec_context& c, uint64_t mbar, uint32_t lane, pending_write w, uint64_t bytes) {
+    uint64_t off;
+    if (!locate(c, space::shared, mbar, lane, off)) return false;
+    c.mbarrier_writes(off).push_back(std::move(w));
+    state before;
+    return update(c, off, lane, add_tx, bytes, /*complete_tx*/ 1, before);
+}
+
 namespace {
 
 const char* uninitialised = "mbarrier used before mbarrier.init (or after mbarrier.inval)";
