@@ -111,6 +111,7 @@ public:
                             : name == "reqnctapercluster" ? out_.fn.reqnctapercluster
                                                           : nullptr;
             if (name == "explicitcluster") out_.fn.explicitcluster = true;
+            if (name == "maxclusterrank" && !pd.values.empty()) out_.fn.maxclusterrank = static_cast<uint32_t>(pd.values[0]);
             if (dst)
                 for (uint32_t i = 0; i < pd.values.size() && i < 3; ++i) dst[i] = static_cast<uint32_t>(pd.values[i]);
             if (name == "maxnreg" && !pd.values.empty()) out_.fn.maxnreg = static_cast<uint32_t>(pd.values[0]);

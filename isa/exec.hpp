@@ -121,6 +121,7 @@ struct exec_function {
     uint32_t maxnreg = 0;             // .maxnreg, 0 when absent
     uint32_t reqnctapercluster[3] = {0, 0, 0}; // .reqnctapercluster, 0 when absent
     bool explicitcluster = false;     // .explicitcluster: must be launched with cluster dimensions
+    uint32_t maxclusterrank = 0;      // .maxclusterrank: most CTAs per cluster, 0 when absent
     // Why each instruction that cannot run yet cannot (its `target` indexes here).
     std::vector<std::string> unsupported;
 };

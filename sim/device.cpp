@@ -304,6 +304,9 @@ bool device::cluster_shape(const isa::exec_function& code, dim3 grid, const laun
     uint32_t limit = model_.cluster.max_ctas_portable ? model_.cluster.max_ctas_portable : 8;
     if (c.count() > limit)
         return fail(fmt::format("a cluster of {} CTAs {} is larger than the portable limit of {}", c.count(), text(c), limit));
+    if (code.maxclusterrank && c.count() > code.maxclusterrank)
+        return fail(fmt::format("a cluster of {} CTAs {} is larger than the kernel's .maxclusterrank {}", c.count(), text(c),
+                                code.maxclusterrank));
     if (grid.x % c.x || grid.y % c.y || grid.z % c.z)
         return fail(fmt::format("grid {} is not a multiple of the cluster dimensions {}", text(grid), text(c)));
     // A cluster's CTAs run at the same time on one GPC; ptxsim asks only that

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "isa/tensor_map.hpp"
 #include "models/model.hpp"
 #include "sim/device.hpp"
 #include "tests/support/test_support.hpp"
@@ -274,6 +275,8 @@ TEST(cluster, launch_shapes_are_checked) {
         "error: the kernel is .explicitcluster but the launch gives no cluster dimensions");
     has(run_cluster("", 1, {4, 1, 1}, {1, 1, 1}, {4, 1, 1}, ".reqnctapercluster 2, 1, 1\n"),
         "error: cluster dimensions (4,1,1) differ from the kernel's .reqnctapercluster (2,1,1)");
+    has(run_cluster("", 1, {4, 1, 1}, {1, 1, 1}, {4, 1, 1}, ".maxclusterrank 2\n"),
+        "error: a cluster of 4 CTAs (4,1,1) is larger than the kernel's .maxclusterrank 2");
     // One SM with room for one CTA of 200000 bytes of shared memory cannot
     // hold a cluster of two.
     has(run_cluster(".shared .align 16 .b8 big[200000];\n", 1, {2, 1, 1}, {1, 1, 1}, {2, 1, 1}, "", 1, 1),
@@ -304,6 +307,59 @@ TEST(cluster, launch_file_cluster_key) {
     auto uneven = run_ptxsim("run '" + launch("ptxsim_cluster_uneven.json", "4", "6") + "'");
     EXPECT_EQ(uneven.status, 2);
     EXPECT_NE(uneven.err.find("grid (6,1,1) is not a multiple of the cluster dimensions (4,1,1)"), std::string::npos) << uneven.err;
+}
+
+// A 1-d TMA load multicast by rank 0 to both CTAs of a cluster of 2: each
+// receives elements 8..23 of the tensor and completes on its own mbarrier.
+TEST(cluster, multicast_tensor_copy_lands_in_every_cta_of_the_mask) {
+    parser::diagnostics d;
+    auto model = models::load_model(source_dir() + "/models/h800.json", d);
+    ASSERT_TRUE(model.has_value());
+    sim::device dev(*model);
+    std::string text = std::string(header) +
+                       ".visible .entry k(.param .align 64 .b8 map[128], .param .u64 out)\n{\n"
+                       ".reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n.reg .b16 %h<2>;\n"
+                       ".shared .align 128 .b32 tile[16];\n.shared .align 8 .b64 bar;\n"
+                       "mov.b64 %rd1, map;\ncvta.param.u64 %rd1, %rd1;\nld.param.u64 %rd2, [out];\n"
+                       "mov.u32 %r9, %cluster_ctarank;\nsetp.eq.u32 %p2, %r9, 0;\n"
+                       "mbarrier.init.shared::cta.b64 [bar], 1;\n"
+                       "mbarrier.arrive.expect_tx.shared::cta.b64 %rd3, [bar], 64;\n"
+                       "barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n"
+                       "mov.s32 %r4, 8;\nmov.u16 %h1, 3;\n"
+                       "@%p2 cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                       " [tile], [%rd1, {%r4}], [bar], %h1;\n"
+                       "W: mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 0;\n@!%p1 bra W;\n"
+                       "mul.wide.u32 %rd4, %r9, 64;\nadd.u64 %rd2, %rd2, %rd4;\n"
+                       "ld.shared.v4.u32 {%r0, %r1, %r2, %r3}, [tile];\nst.global.v4.u32 [%rd2], {%r0, %r1, %r2, %r3};\n"
+                       "ld.shared.v4.u32 {%r0, %r1, %r2, %r3}, [tile+48];\nst.global.v4.u32 [%rd2+48], {%r0, %r1, %r2, %r3};\n"
+                       "barrier.cluster.arrive;\nbarrier.cluster.wait;\nret;\n}\n";
+    ASSERT_TRUE(dev.load_module_text("tma_mc.ptx", text, d)) << (d.all().empty() ? "" : d.all()[0].message);
+    std::string why;
+    auto k = dev.find_kernel("k", why);
+    ASSERT_TRUE(k.has_value()) << why;
+    std::vector<uint32_t> tensor(32);
+    for (uint32_t i = 0; i < 32; ++i) tensor[i] = 1000 + i;
+    uint64_t g = dev.allocate(128), out = dev.allocate(128);
+    dev.write(g, tensor.data(), 128);
+    std::vector<uint32_t> zero(32, 0);
+    dev.write(out, zero.data(), 128);
+    isa::tensor_map_bytes map;
+    uint64_t dims[1] = {32};
+    uint32_t box[1] = {16}, es[1] = {1};
+    ASSERT_EQ(isa::encode_tiled(map, isa::tma_type::u32, 1, g, dims, nullptr, box, es, isa::tma_interleave::none,
+                                isa::tma_swizzle::none, isa::tma_l2_promotion::none, isa::tma_oob_fill::zero),
+              "");
+    std::vector<uint8_t> params(136);
+    std::memcpy(params.data(), map.data(), 128);
+    std::memcpy(params.data() + 128, &out, 8);
+    sim::launch_options o;
+    o.cluster = {2, 1, 1};
+    auto r = dev.launch(*k, {2}, {1}, 0, params, o, d);
+    ASSERT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
+    std::vector<uint32_t> got(32);
+    dev.read(out, got.data(), 128);
+    for (uint32_t rank = 0; rank < 2; ++rank)
+        for (uint32_t i : {0u, 1u, 2u, 3u, 12u, 13u, 14u, 15u}) EXPECT_EQ(got[rank * 16 + i], 1008 + i) << rank << " " << i;
 }
 
 } // namespace
