@@ -93,6 +93,21 @@ TEST(cluster, special_registers_of_a_2x2_cluster) {
         }
 }
 
+// More clusters than the GPU holds (one SM: 32 CTAs, 8 clusters of 4, of
+// 128): later clusters start as earlier ones retire, on 1 and 3 host threads.
+TEST(cluster, clusters_start_as_others_retire) {
+    for (uint32_t threads : {1u, 3u}) {
+        auto r = run_cluster(with_stride(12) + specials, 128 * 12, {64, 2, 1}, {1, 1, 1}, {2, 2, 1}, "", threads, 1);
+        ASSERT_EQ(r.errors + r.fault, "");
+        for (uint32_t y = 0; y < 2; ++y)
+            for (uint32_t x = 0; x < 64; ++x) {
+                std::vector<uint32_t> want{x / 2, y / 2, 32, 1, x % 2, y % 2, 2, 2, x % 2 + 2 * (y % 2), 4, 1, 0};
+                std::vector<uint32_t> got(r.out.begin() + (y * 64 + x) * 12, r.out.begin() + (y * 64 + x + 1) * 12);
+                EXPECT_EQ(got, want) << "CTA " << x << "," << y << " threads " << threads;
+            }
+    }
+}
+
 TEST(cluster, without_cluster_dimensions_each_cta_is_its_own_cluster) {
     auto r = run_cluster(with_stride(12) + specials, 3 * 12, {3, 1, 1}, {1, 1, 1}, {0, 0, 0});
     ASSERT_EQ(r.errors + r.fault, "");
