@@ -46,6 +46,14 @@ constexpr special_name special_names[] = {
     {"%lanemask_le", special_reg::lanemask_le}, {"%lanemask_lt", special_reg::lanemask_lt},
     {"%lanemask_ge", special_reg::lanemask_ge}, {"%lanemask_gt", special_reg::lanemask_gt},
     {"%dynamic_smem_size", special_reg::dynamic_smem_size}, {"%total_smem_size", special_reg::total_smem_size},
+    {"%clusterid.x", special_reg::clusterid_x}, {"%clusterid.y", special_reg::clusterid_y},
+    {"%clusterid.z", special_reg::clusterid_z}, {"%nclusterid.x", special_reg::nclusterid_x},
+    {"%nclusterid.y", special_reg::nclusterid_y}, {"%nclusterid.z", special_reg::nclusterid_z},
+    {"%cluster_ctaid.x", special_reg::cluster_ctaid_x}, {"%cluster_ctaid.y", special_reg::cluster_ctaid_y},
+    {"%cluster_ctaid.z", special_reg::cluster_ctaid_z}, {"%cluster_nctaid.x", special_reg::cluster_nctaid_x},
+    {"%cluster_nctaid.y", special_reg::cluster_nctaid_y}, {"%cluster_nctaid.z", special_reg::cluster_nctaid_z},
+    {"%cluster_ctarank", special_reg::cluster_ctarank}, {"%cluster_nctarank", special_reg::cluster_nctarank},
+    {"%is_explicit_cluster", special_reg::is_explicit_cluster},
     // A plain %tid reads as %tid.x in 32-bit contexts; nvcc always writes the component.
 };
 
@@ -98,7 +106,12 @@ public:
         index_labels(f_.body, count);
         for (const auto& pd : f_.directives) {
             auto name = m_.str(pd.name);
-            uint32_t* dst = name == "reqntid" ? out_.fn.reqntid : name == "maxntid" ? out_.fn.maxntid : nullptr;
+            uint32_t* dst = name == "reqntid"             ? out_.fn.reqntid
+                            : name == "maxntid"           ? out_.fn.maxntid
+                            : name == "reqnctapercluster" ? out_.fn.reqnctapercluster
+                                                          : nullptr;
+            if (name == "explicitcluster") out_.fn.explicitcluster = true;
+            if (name == "maxclusterrank" && !pd.values.empty()) out_.fn.maxclusterrank = static_cast<uint32_t>(pd.values[0]);
             if (dst)
                 for (uint32_t i = 0; i < pd.values.size() && i < 3; ++i) dst[i] = static_cast<uint32_t>(pd.values[i]);
             if (name == "maxnreg" && !pd.values.empty()) out_.fn.maxnreg = static_cast<uint32_t>(pd.values[0]);

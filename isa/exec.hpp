@@ -24,7 +24,12 @@ enum class special_reg : uint16_t {
     tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
     laneid, warpid, nwarpid, smid, nsmid, gridid, clock, clock_hi, clock64, globaltimer, globaltimer_lo,
     globaltimer_hi, lanemask_eq, lanemask_le, lanemask_lt, lanemask_ge, lanemask_gt, dynamic_smem_size,
-    total_smem_size, envreg0, // envreg0 + n for %envregN
+    total_smem_size,
+    // Thread-block clusters: the cluster's place in the grid, the CTA's place in its cluster.
+    clusterid_x, clusterid_y, clusterid_z, nclusterid_x, nclusterid_y, nclusterid_z, cluster_ctaid_x, cluster_ctaid_y,
+    cluster_ctaid_z, cluster_nctaid_x, cluster_nctaid_y, cluster_nctaid_z, cluster_ctarank, cluster_nctarank,
+    is_explicit_cluster,
+    envreg0, // envreg0 + n for %envregN
 };
 
 struct exec_operand {
@@ -114,6 +119,9 @@ struct exec_function {
     uint32_t reqntid[3] = {0, 0, 0};  // .reqntid, 0 when absent
     uint32_t maxntid[3] = {0, 0, 0};
     uint32_t maxnreg = 0;             // .maxnreg, 0 when absent
+    uint32_t reqnctapercluster[3] = {0, 0, 0}; // .reqnctapercluster, 0 when absent
+    bool explicitcluster = false;     // .explicitcluster: must be launched with cluster dimensions
+    uint32_t maxclusterrank = 0;      // .maxclusterrank: most CTAs per cluster, 0 when absent
     // Why each instruction that cannot run yet cannot (its `target` indexes here).
     std::vector<std::string> unsupported;
 };

@@ -285,6 +285,40 @@ void device::locate(const loaded_module& m, const function& f, uint32_t pos, fau
             }
 }
 
+bool device::cluster_shape(const isa::exec_function& code, dim3 grid, const launch_options& options, launch_request& req,
+                           const loaded_module& m, const kernel_ref& k, diagnostics& d) const {
+    auto text = [](dim3 c) { return fmt::format("({},{},{})", c.x, c.y, c.z); };
+    auto fail = [&](std::string message) {
+        d.error(*m.ast.source, k.function->pos, std::move(message));
+        return false;
+    };
+    const uint32_t* r = code.reqnctapercluster;
+    dim3 required{r[0] ? r[0] : 1, r[1] ? r[1] : 1, r[2] ? r[2] : 1};
+    bool has_required = r[0] != 0;
+    dim3 c = options.cluster.x ? options.cluster : has_required ? required : dim3{};
+    if (options.cluster.x && (c.y == 0 || c.z == 0)) return fail(fmt::format("cluster dimensions {} must be positive", text(c)));
+    if (options.cluster.x && has_required && (c.x != required.x || c.y != required.y || c.z != required.z))
+        return fail(fmt::format("cluster dimensions {} differ from the kernel's .reqnctapercluster {}", text(c), text(required)));
+    if (code.explicitcluster && !options.cluster.x && !has_required)
+        return fail("the kernel is .explicitcluster but the launch gives no cluster dimensions");
+    uint32_t limit = model_.cluster.max_ctas_portable ? model_.cluster.max_ctas_portable : 8;
+    if (c.count() > limit)
+        return fail(fmt::format("a cluster of {} CTAs {} is larger than the portable limit of {}", c.count(), text(c), limit));
+    if (code.maxclusterrank && c.count() > code.maxclusterrank)
+        return fail(fmt::format("a cluster of {} CTAs {} is larger than the kernel's .maxclusterrank {}", c.count(), text(c),
+                                code.maxclusterrank));
+    if (grid.x % c.x || grid.y % c.y || grid.z % c.z)
+        return fail(fmt::format("grid {} is not a multiple of the cluster dimensions {}", text(grid), text(c)));
+    // A cluster's CTAs run at the same time on one GPC; ptxsim asks only that
+    // the whole GPU can hold them at once.
+    if (c.count() > req.resident_ctas)
+        return fail(fmt::format("a cluster of {} CTAs does not fit: the modelled GPU holds at most {} of these CTAs at once",
+                                c.count(), req.resident_ctas));
+    req.cluster = c;
+    req.explicit_cluster = options.cluster.x || has_required;
+    return true;
+}
+
 launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_t dynamic_shared,
                              const std::vector<uint8_t>& params, const launch_options& options, diagnostics& d) {
     launch_result bad;
@@ -315,6 +349,7 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
                             block.count(), registers, model_.sm.registers_per_sm));
         return bad;
     }
+    if (!cluster_shape(*code, grid, options, req, m, k, d)) return bad;
     if (options.cooperative && grid.count() > req.resident_ctas) {
         d.error(*m.ast.source, k.function->pos,
                 fmt::format("cooperative launch too large: {} CTAs, but the modelled GPU holds at most {} of these at once",

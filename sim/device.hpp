@@ -26,6 +26,7 @@ namespace ptxsim::sim {
 
 class device_heap;
 class texture_table;
+struct launch_request;
 
 struct kernel_ref {
     size_t module = 0;
@@ -88,6 +89,11 @@ private:
     std::optional<size_t> place(std::unique_ptr<loaded_module> m, parser::diagnostics& d);
     std::optional<isa::symbol_address> resolve(size_t module, std::string_view name) const;
     void locate(const loaded_module& m, const parser::function& f, uint32_t pos, fault_report& r) const;
+    // The launch's cluster shape (options, else the kernel's .reqnctapercluster)
+    // into req, after checking it against the grid and the model; false after
+    // reporting why it cannot launch.
+    bool cluster_shape(const isa::exec_function& code, dim3 grid, const launch_options& options, launch_request& req,
+                       const loaded_module& m, const kernel_ref& k, parser::diagnostics& d) const;
 
     std::optional<int32_t> function_id(size_t module, std::string_view name) const;
     const isa::exec_function* decode_function(size_t module, const parser::function* f, parser::diagnostics& d);

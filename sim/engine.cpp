@@ -43,6 +43,16 @@ constexpr uint64_t stack_base = 0x80000000ull;
 // (from stack_base up) are the same in every frame and carry no depth.
 constexpr uint64_t local_window_size = 1ull << 40;
 constexpr uint64_t local_depth_shift = 32;
+// A shared::cluster address is a shared::cta offset with the cluster rank of
+// the CTA it names, plus one, in bits 24-28; 0 there means "this CTA", so a
+// CTA's own shared::cta addresses stay valid shared::cluster addresses (as
+// the ISA requires). A CTA's shared memory (at most 228 KiB) never reaches
+// bit 24. Generic shared addresses carry the same bits inside the window.
+constexpr uint32_t cluster_rank_shift = 24;
+constexpr uint64_t cta_offset_mask = (1ull << cluster_rank_shift) - 1;
+constexpr uint64_t cluster_rank_mask = 0x1Full << cluster_rank_shift;
+
+struct cluster_state;
 
 struct cta_state;
 
@@ -84,6 +94,9 @@ struct warp_state {
     std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
     uint32_t mbar_timed_out = 0; // lanes whose mbarrier sleep ended by the time limit (try_wait returns false)
     uint32_t registers = 0;      // per thread, for setmaxnreg (launch_request::registers_per_thread at start)
+    // barrier.cluster: lanes that arrived and have not waited yet, and those
+    // of them whose arrival's phase has not completed.
+    uint32_t cluster_arrived = 0, cluster_pending = 0;
     uint64_t diverged_steps = 0;
     // Converged: every lane that has not exited is at `upc`, at one call
     // depth, and either none waits or all wait at one barrier. The per-lane `pc` array is then stale and the
@@ -130,6 +143,9 @@ struct reduce_waiter {
 struct cta_state {
     dim3 id;
     uint64_t linear = 0;
+    cluster_state* cluster = nullptr;
+    uint32_t rank = 0;    // %cluster_ctarank
+    dim3 cluster_ctaid{0, 0, 0};
     std::vector<uint8_t> shared;
     std::vector<std::unique_ptr<warp_state>> warps;
     std::array<barrier_state, 16> barriers{};
@@ -153,6 +169,23 @@ struct cta_state {
     }
 };
 
+// The CTAs of one cluster: made live together, run by one host thread (so
+// each may touch the others' shared memory without locks) and retired
+// together, so a CTA's shared memory outlives none of its cluster's CTAs.
+// Without cluster dimensions every CTA is a cluster of one.
+struct cluster_state {
+    dim3 id;
+    std::vector<std::unique_ptr<cta_state>> ctas; // by rank
+    uint32_t threads = 0, exited_threads = 0;
+    uint32_t arrived = 0; // barrier.cluster arrivals of the current phase
+    std::vector<std::pair<warp_state*, uint32_t>> waiters;
+    bool done() const {
+        for (const auto& c : ctas)
+            if (!c->done()) return false;
+        return true;
+    }
+};
+
 class engine final : public isa::exec_context {
 public:
     engine(const launch_request& req, global_port& g, shared_state& shared, uint32_t resident)
@@ -170,19 +203,22 @@ public:
     // thread's share of resident CTAs are live, until all are done or any
     // thread faults.
     launch_result run() {
-        const uint64_t total = req_.grid.count();
-        std::deque<std::unique_ptr<cta_state>> live;
+        const uint64_t total = req_.grid.count() / req_.cluster.count();
+        std::deque<std::unique_ptr<cluster_state>> live;
         uint64_t counted = 0;
         while (!shared_.stop.load(std::memory_order_relaxed)) {
             while (live.size() < resident_) {
                 uint64_t next = shared_.next_cta.fetch_add(1);
                 if (next >= total) break;
-                live.push_back(make_cta(next));
+                live.push_back(make_cluster(next));
             }
             if (live.empty()) break;
             bool progress = false;
-            for (auto& cta : live) {
-                if (run_cta(*cta)) progress = true;
+            for (auto& cl : live) {
+                for (auto& cta : cl->ctas) {
+                    if (run_cta(*cta)) progress = true;
+                    if (fault_) break;
+                }
                 if (fault_) break;
             }
             if (fault_) break;
@@ -192,7 +228,7 @@ public:
                     ++it;
                     continue;
                 }
-                land_at_exit(**it);
+                for (auto& cta : (*it)->ctas) land_at_exit(*cta);
                 it = live.erase(it);
             }
             if (!progress && !live.empty()) {
@@ -210,7 +246,7 @@ public:
                            (result_.stats.warp_instructions - counted);
             counted = result_.stats.warp_instructions;
             if (all > req_.options.max_warp_instructions && !live.empty()) {
-                runaway(*live.front(), all);
+                runaway(*live.front()->ctas.front(), all);
                 break;
             }
         }
@@ -219,6 +255,26 @@ public:
     }
 
 private:
+    // Cluster `index` (x fastest over the grid of clusters) with its CTAs in rank order.
+    std::unique_ptr<cluster_state> make_cluster(uint64_t index) {
+        const dim3& c = req_.cluster;
+        dim3 n{req_.grid.x / c.x, req_.grid.y / c.y, req_.grid.z / c.z};
+        auto cl = std::make_unique<cluster_state>();
+        cl->id = {static_cast<uint32_t>(index % n.x), static_cast<uint32_t>(index / n.x % n.y),
+                  static_cast<uint32_t>(index / (uint64_t(n.x) * n.y))};
+        for (uint32_t r = 0; r < c.count(); ++r) {
+            dim3 in{r % c.x, r / c.x % c.y, r / (c.x * c.y)};
+            dim3 id{cl->id.x * c.x + in.x, cl->id.y * c.y + in.y, cl->id.z * c.z + in.z};
+            auto cta = make_cta(id.x + uint64_t(req_.grid.x) * (id.y + uint64_t(req_.grid.y) * id.z));
+            cta->cluster = cl.get();
+            cta->rank = r;
+            cta->cluster_ctaid = in;
+            cl->threads += cta->threads;
+            cl->ctas.push_back(std::move(cta));
+        }
+        return cl;
+    }
+
     std::unique_ptr<cta_state> make_cta(uint64_t linear) {
         auto cta = std::make_unique<cta_state>();
         cta->linear = linear;
@@ -468,6 +524,13 @@ private:
             w.exited |= exited;
             w.cta->exited_threads += static_cast<uint32_t>(__builtin_popcount(exited));
             release_barriers_if_possible(*w.cta);
+            // An exited thread no longer takes part in barrier.cluster.
+            cluster_state& cl = *w.cta->cluster;
+            cl.exited_threads += static_cast<uint32_t>(__builtin_popcount(exited));
+            cl.arrived -= static_cast<uint32_t>(__builtin_popcount(exited & w.cluster_pending));
+            w.cluster_pending &= ~exited;
+            w.cluster_arrived &= ~exited;
+            release_cluster_if_possible(cl);
         }
     }
 
@@ -519,7 +582,9 @@ private:
         size_t base = 0, limit = 0;
         const char* name = "";
         if (sp == space::shared) {
-            store = &cur_->cta->shared;
+            cta_state* owner = shared_owner(off, lane, addr);
+            if (!owner) return nullptr;
+            store = &owner->shared;
             limit = store->size();
             name = "shared";
         } else if (sp == space::local && off >= stack_base) { // alloca'd
@@ -566,6 +631,22 @@ private:
         return store->data() + base + off;
     }
 
+    // The CTA whose shared memory a shared::cluster address names, with `off`
+    // reduced to the offset there; nullptr after reporting a bad rank.
+    cta_state* shared_owner(uint64_t& off, uint32_t lane, uint64_t addr) {
+        uint64_t tag = (off >> cluster_rank_shift) & 0x1F;
+        if (!tag && off >> (cluster_rank_shift + 5) == 0) return cur_->cta;
+        cluster_state& cl = *cur_->cta->cluster;
+        if (!tag || tag - 1 >= cl.ctas.size() || off >> (cluster_rank_shift + 5)) {
+            fault(fault_kind::invalid_address, lane, addr,
+                  fmt::format("shared::cluster address {:#x} names CTA rank {} of a cluster of {}", off,
+                              tag ? static_cast<int64_t>(tag) - 1 : -1, cl.ctas.size()));
+            return nullptr;
+        }
+        off &= cta_offset_mask;
+        return cl.ctas[tag - 1].get();
+    }
+
     bool global_access(uint64_t addr, uint32_t bytes, uint32_t lane, void* data, bool writing) {
         if (bytes > 1 && addr % bytes != 0) {
             fault(fault_kind::misaligned, lane, addr, fmt::format("misaligned global {} of {} bytes", writing ? "write" : "read", bytes));
@@ -585,6 +666,7 @@ private:
             if (sp == space::local || sp == space::param) return nullptr; // per lane
         }
         if (sp == space::shared) {
+            if (off & ~cta_offset_mask) return nullptr; // another CTA's (the lane path checks the rank)
             auto& mem = cur_->cta->shared;
             return off <= mem.size() && hi - lo <= mem.size() - off ? mem.data() + off : nullptr;
         }
@@ -747,6 +829,21 @@ private:
         case special_reg::lanemask_gt: return lane == 31 ? 0 : ~((2u << lane) - 1);
         case special_reg::dynamic_smem_size: return req_.dynamic_shared;
         case special_reg::total_smem_size: return req_.dynamic_shared + req_.static_shared;
+        case special_reg::clusterid_x: return w.cta->cluster->id.x;
+        case special_reg::clusterid_y: return w.cta->cluster->id.y;
+        case special_reg::clusterid_z: return w.cta->cluster->id.z;
+        case special_reg::nclusterid_x: return req_.grid.x / req_.cluster.x;
+        case special_reg::nclusterid_y: return req_.grid.y / req_.cluster.y;
+        case special_reg::nclusterid_z: return req_.grid.z / req_.cluster.z;
+        case special_reg::cluster_ctaid_x: return w.cta->cluster_ctaid.x;
+        case special_reg::cluster_ctaid_y: return w.cta->cluster_ctaid.y;
+        case special_reg::cluster_ctaid_z: return w.cta->cluster_ctaid.z;
+        case special_reg::cluster_nctaid_x: return req_.cluster.x;
+        case special_reg::cluster_nctaid_y: return req_.cluster.y;
+        case special_reg::cluster_nctaid_z: return req_.cluster.z;
+        case special_reg::cluster_ctarank: return w.cta->rank;
+        case special_reg::cluster_nctarank: return req_.cluster.count();
+        case special_reg::is_explicit_cluster: return req_.explicit_cluster;
         default: break;
         }
         auto n = static_cast<unsigned>(r) - static_cast<unsigned>(special_reg::envreg0);
@@ -1036,7 +1133,18 @@ private:
         if (!cur_->async) cur_->async = std::make_unique<std::array<isa::async_lane_state, warp_size>>();
         return (*cur_->async)[lane];
     }
-    isa::write_group& mbarrier_writes(uint64_t offset) override { return cur_->cta->mbarrier_writes[offset]; }
+    // The CTA holding the mbarrier at a shared::cluster address (checked by
+    // the access that came first) and its offset there.
+    cta_state& mbarrier_owner(uint64_t& offset) {
+        uint64_t tag = (offset >> cluster_rank_shift) & 0x1F;
+        cluster_state& cl = *cur_->cta->cluster;
+        offset &= cta_offset_mask;
+        return tag && tag - 1 < cl.ctas.size() ? *cl.ctas[tag - 1] : *cur_->cta;
+    }
+    isa::write_group& mbarrier_writes(uint64_t offset) override {
+        cta_state& owner = mbarrier_owner(offset);
+        return owner.mbarrier_writes[offset];
+    }
     void relinquish() override { yield_ = true; }
 
     uint32_t sleep_on_mbarrier(uint64_t offset, uint32_t mask) override {
@@ -1044,7 +1152,8 @@ private:
         cur_->mbar_timed_out &= ~mask;
         if (uint32_t sleep = mask & ~timed_out) {
             cur_->waiting |= sleep;
-            cur_->cta->mbarrier_sleepers[offset].push_back({cur_, sleep});
+            cta_state& owner = mbarrier_owner(offset);
+            owner.mbarrier_sleepers[offset].push_back({cur_, sleep});
             rewind_ |= sleep;
         }
         return timed_out;
@@ -1052,10 +1161,85 @@ private:
 
     void mbarrier_phase_completed(uint64_t offset) override {
         stalled_rounds_ = 0;
-        auto it = cur_->cta->mbarrier_sleepers.find(offset);
-        if (it == cur_->cta->mbarrier_sleepers.end()) return;
+        cta_state& owner = mbarrier_owner(offset);
+        auto it = owner.mbarrier_sleepers.find(offset);
+        if (it == owner.mbarrier_sleepers.end()) return;
         for (auto [w, lanes] : it->second) w->waiting &= ~lanes;
-        cur_->cta->mbarrier_sleepers.erase(it);
+        owner.mbarrier_sleepers.erase(it);
+    }
+
+    // ---- thread-block clusters
+    void cluster_arrive(uint32_t mask) override {
+        warp_state& w = *cur_;
+        if (uint32_t twice = mask & w.cluster_arrived) {
+            fault(fault_kind::invalid_operation, static_cast<uint32_t>(__builtin_ctz(twice)), 0,
+                  "barrier.cluster.arrive again before barrier.cluster.wait");
+            return;
+        }
+        w.cluster_arrived |= mask;
+        w.cluster_pending |= mask;
+        w.cta->cluster->arrived += static_cast<uint32_t>(__builtin_popcount(mask));
+        release_cluster_if_possible(*w.cta->cluster);
+    }
+
+    void cluster_wait(uint32_t mask) override {
+        warp_state& w = *cur_;
+        if (uint32_t never = mask & ~w.cluster_arrived) {
+            fault(fault_kind::invalid_operation, static_cast<uint32_t>(__builtin_ctz(never)), 0,
+                  "barrier.cluster.wait without a preceding barrier.cluster.arrive");
+            return;
+        }
+        if (uint32_t sleep = mask & w.cluster_pending) {
+            w.waiting |= sleep;
+            w.cta->cluster->waiters.push_back({&w, sleep});
+            rewind_ |= sleep;
+        }
+        w.cluster_arrived &= ~(mask & ~w.cluster_pending);
+    }
+
+    // The phase completes when every thread of the cluster that has not
+    // exited has arrived.
+    void release_cluster_if_possible(cluster_state& cl) {
+        if (cl.arrived == 0 || cl.arrived < cl.threads - cl.exited_threads) return;
+        cl.arrived = 0;
+        stalled_rounds_ = 0;
+        for (auto& cta : cl.ctas)
+            for (auto& w : cta->warps) w->cluster_pending = 0;
+        for (auto [w, lanes] : cl.waiters) w->waiting &= ~lanes;
+        cl.waiters.clear();
+    }
+
+    bool map_shared_rank(uint64_t addr, bool generic, uint32_t rank, uint32_t lane, uint64_t& out) override {
+        uint64_t off = addr;
+        if (generic && classify(addr, off) != space::shared) {
+            fault(fault_kind::invalid_address, lane, addr, "mapa of a generic address outside shared memory");
+            return false;
+        }
+        const cluster_state& cl = *cur_->cta->cluster;
+        if (rank >= cl.ctas.size()) {
+            fault(fault_kind::invalid_address, lane, addr, fmt::format("mapa to CTA rank {} of a cluster of {}", rank, cl.ctas.size()));
+            return false;
+        }
+        if ((off & cta_offset_mask) >= cur_->cta->shared.size() || off >> (cluster_rank_shift + 5)) {
+            fault(fault_kind::invalid_address, lane, addr,
+                  fmt::format("mapa of shared offset {:#x}, outside the CTA's {} bytes of shared memory", off, cur_->cta->shared.size()));
+            return false;
+        }
+        out = (off & cta_offset_mask) | (uint64_t(rank) + 1) << cluster_rank_shift;
+        if (generic) out += shared_window;
+        return true;
+    }
+
+    bool shared_rank(uint64_t addr, bool generic, uint32_t lane, uint32_t& rank) override {
+        uint64_t off = addr;
+        if (generic && classify(addr, off) != space::shared) {
+            fault(fault_kind::invalid_address, lane, addr, "getctarank of a generic address outside shared memory");
+            return false;
+        }
+        cta_state* owner = shared_owner(off, lane, addr);
+        if (!owner) return false;
+        rank = owner->rank;
+        return true;
     }
 
     // Registers move between the warp and its CTA's pool, 32 threads' worth
@@ -1091,9 +1275,10 @@ private:
 
     // Nothing in this thread's CTAs can run: the time limit of every
     // try_wait sleeper passes, and each returns false. True if there were any.
-    bool time_out_sleepers(const std::deque<std::unique_ptr<cta_state>>& live) {
+    bool time_out_sleepers(const std::deque<std::unique_ptr<cluster_state>>& live) {
         bool any = false;
-        for (auto& cta : live) {
+        for (auto& cl : live)
+        for (auto& cta : cl->ctas) {
             for (auto& [offset, sleepers] : cta->mbarrier_sleepers)
                 for (auto [w, lanes] : sleepers) {
                     w->waiting &= ~lanes;
@@ -1157,11 +1342,11 @@ private:
         return {};
     }
 
-    void deadlock(const std::deque<std::unique_ptr<cta_state>>& live) {
+    void deadlock(const std::deque<std::unique_ptr<cluster_state>>& live) {
         fault_report r;
         r.kind = "deadlock";
         r.kernel = fn_.name;
-        const cta_state& cta = *live.front();
+        const cta_state& cta = *live.front()->ctas.front();
         r.block = cta.id;
         std::string where;
         for (const auto& w : cta.warps) {
@@ -1179,7 +1364,7 @@ private:
             uint32_t t = w0->index * warp_size;
             r.thread = {t % req_.block.x, t / req_.block.x % req_.block.y, t / (req_.block.x * req_.block.y)};
         }
-        r.message = "every warp is blocked (at a barrier, an mbarrier wait or a warp-synchronous instruction): " + where;
+        r.message = "every warp is blocked (at a barrier, a cluster barrier, an mbarrier wait or a warp-synchronous instruction): " + where;
         if (req_.locate) req_.locate(req_.kernel_id, fn_.code[0].pos, r);
         publish(std::move(r));
     }
@@ -1232,8 +1417,10 @@ private:
 launch_result run_launch(const launch_request& req, const std::function<std::unique_ptr<global_port>()>& make_port) {
     auto t0 = std::chrono::steady_clock::now();
     shared_state shared;
-    uint32_t threads = std::max<uint32_t>(1, std::min<uint32_t>(req.options.threads, req.resident_ctas));
-    uint32_t share = std::max<uint32_t>(1, req.resident_ctas / threads);
+    // Host threads take whole clusters (of one CTA without cluster dimensions).
+    uint32_t resident_clusters = std::max<uint32_t>(1, req.resident_ctas / static_cast<uint32_t>(req.cluster.count()));
+    uint32_t threads = std::max<uint32_t>(1, std::min<uint32_t>(req.options.threads, resident_clusters));
+    uint32_t share = std::max<uint32_t>(1, resident_clusters / threads);
     std::vector<launch_result> results(threads);
     auto work = [&](uint32_t i) {
         auto port = make_port();

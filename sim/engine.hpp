@@ -51,6 +51,10 @@ struct launch_request {
     uint32_t dynamic_shared = 0;
     uint32_t static_shared = 0;
     std::vector<uint8_t> params;           // laid out as kernel.params says
+    // CTAs per cluster in each dimension (1,1,1 without clusters); `grid` is a
+    // multiple of it. explicit_cluster: launched with cluster dimensions.
+    dim3 cluster;
+    bool explicit_cluster = false;
     uint32_t resident_ctas = 1;            // how many CTAs the modelled GPU holds at once
     uint32_t sm_count = 1;
     // 32-bit registers each thread starts with, for setmaxnreg's accounting:

@@ -330,7 +330,7 @@ private:
         }
         for (auto& [k, v] : l.items())
             if (k != "kernel" && k != "grid" && k != "block" && k != "shared_bytes" && k != "args" && k != "malloc_heap_bytes" &&
-                k != "stack_bytes" && k != "registers_per_thread" && k != "cooperative")
+                k != "stack_bytes" && k != "registers_per_thread" && k != "cooperative" && k != "cluster")
                 error(k, fmt::format("{}: unknown key '{}'", s.where, k));
         if (!l.contains("kernel") || !l["kernel"].is_string()) error("kernel", s.where + ": \"kernel\" names the entry to run");
         else s.kernel = l["kernel"];
@@ -358,6 +358,7 @@ private:
             if (!l["cooperative"].is_boolean()) error("cooperative", s.where + ": \"cooperative\" is true or false");
             else s.cooperative = l["cooperative"];
         }
+        if (l.contains("cluster")) s.cluster = dims(l["cluster"], s.where, "cluster");
         if (l.contains("args")) {
             if (!l["args"].is_array()) error("args", s.where + ": \"args\" is a list");
             else

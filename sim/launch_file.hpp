@@ -64,6 +64,7 @@ struct launch_spec {
     std::optional<uint64_t> malloc_heap_bytes, stack_bytes; // launch_options defaults when absent
     uint32_t registers_per_thread = 0;                        // 0: the kernel's .maxnreg, if any
     bool cooperative = false;                                 // cudaLaunchCooperativeKernel
+    dim3 cluster{0, 0, 0};                                    // cudaLaunchAttributeClusterDimension; x == 0: none given
     std::vector<arg_spec> args;
     std::string where;
 };

@@ -205,6 +205,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         if (l.stack_bytes) options.stack_bytes = static_cast<uint32_t>(*l.stack_bytes);
         options.registers_per_thread = l.registers_per_thread;
         options.cooperative = l.cooperative;
+        options.cluster = l.cluster;
         launch_result r = dev.launch(*k, l.grid, l.block, l.shared_bytes, params, options, d);
         if (d.has_errors()) {
             print_diags(d, err);

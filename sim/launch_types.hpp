@@ -27,6 +27,9 @@ struct launch_options {
     // As cudaLaunchCooperativeKernel: every CTA must be resident at once, and
     // %envreg1:%envreg2 point at the grid-barrier word that grid.sync() uses.
     bool cooperative = false;
+    // Thread-block cluster shape (cudaLaunchAttributeClusterDimension); x == 0:
+    // the kernel's .reqnctapercluster, or no cluster (each CTA its own).
+    dim3 cluster{0, 0, 0};
     std::function<void(const std::string&)> print;  // device printf output; standard output when empty
 };
 

@@ -156,7 +156,25 @@ void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             c.async_state(lane).bulk_open.push_back(std::move(w));
             return;
         }
-        mbar::track_copy(c, address(c, ins.ops[3], lane), lane, std::move(w), size);
+        if (!(ins.flags & 2)) {
+            mbar::track_copy(c, address(c, ins.ops[3], lane), lane, std::move(w), size);
+            return;
+        }
+        uint64_t off;
+        if (!mbar::locate(c, space::shared, address(c, ins.ops[3], lane), lane, off)) return;
+        // .multicast::cluster: the same bytes go to the same offset in every
+        // CTA of ctaMask, each completing on that CTA's mbarrier at the
+        // mbarrier's offset.
+        uint64_t cta_mask = read(c, ins.ops[4], lane) & 0xFFFFu;
+        for (uint32_t rank = 0; cta_mask; ++rank, cta_mask >>= 1) {
+            if (!(cta_mask & 1)) continue;
+            uint64_t rdst, roff;
+            if (!c.map_shared_rank(dst, false, rank, lane, rdst) || !c.map_shared_rank(off, false, rank, lane, roff)) return;
+            if (!check_destination(c, dsp, rdst, static_cast<uint32_t>(size), lane)) return;
+            c.mbarrier_writes(roff).push_back(pending_write{dsp, rdst, w.data});
+            mbar::state before;
+            if (!mbar::update(c, roff, lane, mbar::add_tx, size, /*complete_tx*/ 1, before)) return;
+        }
     });
 }
 
@@ -202,13 +220,14 @@ std::string dec_cp_async_arrive(const matched_instruction& m, exec_instruction& 
     return {};
 }
 std::string dec_bulk(const matched_instruction& m, exec_instruction& out) {
-    if (m.has("multicast")) return "cp.async.bulk .multicast::cluster is not implemented yet (clusters)";
     if (m.has("mask")) return "cp.async.bulk .cp_mask is not implemented yet";
     out.sp = space_of(m.get("space", 0));
     out.sub = static_cast<uint8_t>(space_of(m.get("space", 1)));
     bool mbarrier = m.get("completion") == "mbarrier::complete_tx::bytes";
-    out.flags = mbarrier ? 1 : 0;
+    out.flags = (mbarrier ? 1 : 0) | (m.has("multicast") ? 2 : 0);
     if (mbarrier && (out.nops < 4 || out.ops[3].kind != opnd::addr)) return "cp.async.bulk with an mbarrier needs the [mbar] operand";
+    if ((out.flags & 2) && (!mbarrier || out.sp != space::shared || out.nops < 5))
+        return "cp.async.bulk .multicast::cluster copies into shared::cluster through an mbarrier and needs its ctaMask operand";
     out.run = bulk_handler;
     return {};
 }

@@ -122,6 +122,29 @@ struct exec_context {
     // .dec refills it; they then run the instruction again. False after a
     // located fault (a count on the wrong side of the current one).
     virtual bool set_max_registers(uint32_t count, bool increase, uint32_t mask) = 0;
+
+    // Thread-block clusters. barrier.cluster.arrive: the lanes in `mask`
+    // arrive at the cluster barrier (a lane must wait before it arrives again).
+    virtual void cluster_arrive(uint32_t mask) {
+        fault(fault_kind::unsupported, static_cast<uint32_t>(__builtin_ctz(mask)), 0, "barrier.cluster without clusters");
+    }
+    // barrier.cluster.wait: lanes whose arrival's phase has not completed
+    // sleep and run the instruction again when it does.
+    virtual void cluster_wait(uint32_t mask) { cluster_arrive(mask); }
+    // mapa: the address of the same shared-memory variable in the CTA of
+    // cluster rank `rank` (a shared::cluster address, or a generic one when
+    // `generic`); false after reporting a fault.
+    virtual bool map_shared_rank(uint64_t addr, bool generic, uint32_t rank, uint32_t lane, uint64_t& out) {
+        (void)generic; (void)rank; (void)out;
+        fault(fault_kind::unsupported, lane, addr, "mapa without clusters");
+        return false;
+    }
+    // getctarank: the cluster rank of the CTA whose shared memory `addr` names.
+    virtual bool shared_rank(uint64_t addr, bool generic, uint32_t lane, uint32_t& rank) {
+        (void)generic; (void)rank;
+        fault(fault_kind::unsupported, lane, addr, "getctarank without clusters");
+        return false;
+    }
 };
 
 } // namespace ptxsim::isa

@@ -117,10 +117,27 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             else ok = c.load(space::global, g, esize, lane, w.data.data() + at);
         });
         if (!ok) return;
-        std::vector<uint8_t> scratch(16); // the destination exists: probe it now
-        for (uint64_t at = 0; at < w.data.size(); at += 16)
-            if (!c.load(space::shared, dst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane, scratch.data())) return;
-        mbar::track_copy(c, address(c, ins.ops[3], lane), lane, std::move(w), bytes);
+        uint64_t off;
+        if (!mbar::locate(c, space::shared, address(c, ins.ops[3], lane), lane, off)) return;
+        // One destination, or with .multicast::cluster the same offsets in
+        // every CTA of ctaMask, each completing on its own mbarrier there.
+        uint64_t cta_mask = ins.flags & 1 ? read(c, ins.ops[4], lane) & 0xFFFFu : 0;
+        for (uint32_t rank = 0; rank < 16; ++rank) {
+            uint64_t rdst = dst, roff = off;
+            if (ins.flags & 1) {
+                if (!((cta_mask >> rank) & 1)) continue;
+                if (!c.map_shared_rank(dst, false, rank, lane, rdst) || !c.map_shared_rank(off, false, rank, lane, roff)) return;
+            }
+            std::vector<uint8_t> scratch(16); // the destination exists: probe it now
+            for (uint64_t at = 0; at < w.data.size(); at += 16)
+                if (!c.load(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
+                            scratch.data()))
+                    return;
+            c.mbarrier_writes(roff).push_back(pending_write{space::shared, rdst, w.data});
+            mbar::state before;
+            if (!mbar::update(c, roff, lane, mbar::add_tx, bytes, /*complete_tx*/ 1, before)) return;
+            if (!(ins.flags & 1)) return;
+        }
     });
 }
 
@@ -156,7 +173,6 @@ void store_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) 
 std::string dec_tensor(const matched_instruction& m, exec_instruction& out) {
     std::string_view mode = m.get("mode");
     if (!mode.empty() && mode != "tile") return "cp.async.bulk.tensor ." + std::string(mode) + " is not implemented yet (tile mode is)";
-    if (m.has("multicast")) return "cp.async.bulk.tensor .multicast::cluster is not implemented yet (clusters)";
     if (m.has("ctagroup")) return "cp.async.bulk.tensor .cta_group is not implemented yet";
     out.vec = static_cast<uint8_t>(m.get("dim")[0] - '0');
     space dst = space_of(m.get("space", 0));
@@ -170,6 +186,8 @@ std::string dec_tensor(const matched_instruction& m, exec_instruction& out) {
     if (m.get("completion") != "mbarrier::complete_tx::bytes") return "cp.async.bulk.tensor to shared memory completes through an mbarrier";
     if (out.nops < 4 || out.ops[2].kind != opnd::vec || out.ops[3].kind != opnd::addr)
         return "cp.async.bulk.tensor load: [dst], [tensorMap, {coordinates}], [mbar]";
+    out.flags = m.has("multicast") ? 1 : 0;
+    if (out.flags && out.nops < 5) return "cp.async.bulk.tensor .multicast::cluster needs its ctaMask operand";
     out.run = load_handler;
     return {};
 }
