@@ -434,5 +434,35 @@ TEST(wgmma, descriptor_outside_shared_memory_faults) {
     EXPECT_NE(r.fault.find("out-of-bounds shared read"), std::string::npos) << r.fault;
 }
 
+// Forms ptxas rejects stop, located, with the reason instead of running.
+std::string fault_of(const std::string& ins) {
+    parser::diagnostics d;
+    auto model = models::load_model(source_dir() + "/models/h800.json", d);
+    sim::device dev(*model);
+    std::string text = std::string(header) + ".visible .entry k()\n{\n.reg .b32 %r<300>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n" +
+                       ins + "\nret;\n}\n";
+    if (!dev.load_module_text("bad.ptx", text, d)) return "load failed";
+    std::string why;
+    auto k = dev.find_kernel("k", why);
+    auto r = dev.launch(*k, {1}, {128}, 0, {}, {}, d);
+    return r.fault ? r.fault->message : "";
+}
+std::string regs(uint32_t n) {
+    std::string s = "{";
+    for (uint32_t i = 0; i < n; ++i) s += (i ? ", %r" : "%r") + std::to_string(100 + i);
+    return s + "}";
+}
+
+TEST(wgmma, illegal_forms_fault_with_the_reason) {
+    EXPECT_EQ(fault_of("wgmma.mma_async.sync.aligned.m64n40k32.s32.s8.s8 " + regs(20) + ", %rd1, %rd2, %p1;"),
+              "wgmma.mma_async n40 is not a valid N for these types");
+    EXPECT_EQ(fault_of("wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 " + regs(4) + ", %rd1, %rd2, %p1, 1, 1, 0, 0;"),
+              "wgmma.mma_async.m64n16k16 needs 8 destination registers");
+    EXPECT_EQ(fault_of("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 " + regs(4) + ", %rd1, %rd2, %p1, 2, 1, 0, 0;"),
+              "imm-scale-a/b must be 1 or -1");
+    EXPECT_EQ(fault_of("wgmma.mma_async.sync.aligned.m64n8k8.f32.bf16.bf16 " + regs(4) + ", %rd1, %rd2, %p1, 1, 1, 0, 0;"),
+              "wgmma.mma_async with these types and shape is not supported");
+}
+
 } // namespace
 } // namespace ptxsim::test
