@@ -17,6 +17,10 @@ struct pending_write {
     space sp = space::shared;   // shared (offset) or global
     uint64_t addr = 0;
     std::vector<uint8_t> data;  // a multiple of 16 bytes, or one cp.async's 4, 8 or 16
+    // cp.reduce.async.bulk: each element of `element` bytes is combined into
+    // the destination by this update (as red does) instead of overwriting it.
+    uint64_t (*reduce)(uint64_t old, uint64_t value, uint64_t unused) = nullptr;
+    uint32_t element = 0;
 };
 
 using write_group = std::vector<pending_write>;

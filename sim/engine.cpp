@@ -84,6 +84,7 @@ struct warp_state {
     std::unique_ptr<isa::wgmma_warp_state> wgmma; // wgmma results in flight (made on first use)
     std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
     uint32_t mbar_timed_out = 0; // lanes whose mbarrier sleep ended by the time limit (try_wait returns false)
+    uint32_t registers = 0;      // per thread, for setmaxnreg (launch_request::registers_per_thread at start)
     uint64_t diverged_steps = 0;
     // Converged: every lane that has not exited is at `upc`, at one call
     // depth, and either none waits or all wait at one barrier. The per-lane `pc` array is then stale and the
@@ -140,6 +141,10 @@ struct cta_state {
     uint32_t exited_threads = 0;
     // Bulk-copy writes waiting for the current phase of the mbarrier at a shared offset.
     std::unordered_map<uint64_t, isa::write_group> mbarrier_writes;
+    // setmaxnreg: registers of the CTA's allocation that no warp holds, and
+    // the warps (and lanes) waiting in an .inc for more.
+    uint64_t free_registers = 0;
+    std::vector<std::pair<warp_state*, uint32_t>> register_sleepers;
     // Lanes asleep in mbarrier.try_wait, by mbarrier.
     std::unordered_map<uint64_t, std::vector<std::pair<warp_state*, uint32_t>>> mbarrier_sleepers;
     bool done() const {
@@ -233,6 +238,7 @@ private:
             for (uint32_t l = 0; l < warp_size; ++l) ws->pc[l] = static_cast<uint32_t>(req_.kernel_id) << 20;
             ws->upc = ws->pc[0];
             ws->converged = true;
+            ws->registers = req_.registers_per_thread;
             ensure_frame(*ws, 0);
             cta->warps.push_back(std::move(ws));
         }
@@ -1055,6 +1061,37 @@ private:
         if (it == cur_->cta->mbarrier_sleepers.end()) return;
         for (auto [w, lanes] : it->second) w->waiting &= ~lanes;
         cur_->cta->mbarrier_sleepers.erase(it);
+    }
+
+    // Registers move between the warp and its CTA's pool, 32 threads' worth
+    // per step (the hardware does it per warpgroup; four warps' steps add up
+    // to the same).
+    bool set_max_registers(uint32_t count, bool increase, uint32_t mask) override {
+        warp_state& w = *cur_;
+        cta_state& cta = *w.cta;
+        const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(mask));
+        if (increase ? count < w.registers : count > w.registers) {
+            fault(fault_kind::invalid_operation, lane, 0,
+                  fmt::format("setmaxnreg.{} {} when the warp has {} registers per thread", increase ? "inc" : "dec", count, w.registers));
+            return false;
+        }
+        const uint64_t change = uint64_t(count > w.registers ? count - w.registers : w.registers - count) * warp_size;
+        if (!increase) {
+            cta.free_registers += change;
+            w.registers = count;
+            for (auto [sw, lanes] : cta.register_sleepers) sw->waiting &= ~lanes; // they try again
+            cta.register_sleepers.clear();
+            return true;
+        }
+        if (cta.free_registers < change) { // wait for another warpgroup's .dec
+            w.waiting |= mask;
+            cta.register_sleepers.push_back({&w, mask});
+            rewind_ |= mask;
+            return true;
+        }
+        cta.free_registers -= change;
+        w.registers = count;
+        return true;
     }
 
     // Nothing in this thread's CTAs can run: the time limit of every

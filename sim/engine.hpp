@@ -53,6 +53,10 @@ struct launch_request {
     std::vector<uint8_t> params;           // laid out as kernel.params says
     uint32_t resident_ctas = 1;            // how many CTAs the modelled GPU holds at once
     uint32_t sm_count = 1;
+    // 32-bit registers each thread starts with, for setmaxnreg's accounting:
+    // the launch's registers_per_thread, else the kernel's .maxnreg, else
+    // the most a CTA of this size could hold alone on an SM (device.cpp).
+    uint32_t registers_per_thread = 0;
     // %envreg0..31: the launch environment; the driver sets 1 and 2 (the
     // grid-barrier address, high and low halves) for cooperative launches.
     std::array<uint32_t, 32> envreg{};

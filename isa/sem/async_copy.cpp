@@ -132,9 +132,11 @@ void cp_async_arrive_handler(exec_context& c, const exec_instruction& ins, uint3
 }
 
 // ---- cp.async.bulk.dst.src.completion [dst], [src], size{, [mbar]}{, policy}
-// ins.sp: destination space, ins.type2 unused; ins.flags bit 0: completes
-// through an mbarrier (ops[3]); otherwise through the thread's bulk group.
-// ins.sub: the source space.
+// and cp.reduce.async.bulk.dst.src.completion.op.type (the same operands):
+// ins.sp is the destination space, ins.sub the source space; ins.flags bit
+// 0: completes through an mbarrier (ops[3]), else through the thread's bulk
+// group. ins.rmw (reductions only): each element of the type is combined
+// into the destination with red's update when the copy completes.
 void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     for_lanes(mask, [&](uint32_t lane) {
         space dsp = ins.sp, ssp = static_cast<space>(ins.sub);
@@ -143,23 +145,18 @@ void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         if (!to_space(c, dsp, dst, lane) || !to_space(c, ssp, src, lane)) return;
         if (size % 16 || dst % 16 || src % 16) {
             c.fault(fault_kind::misaligned, lane, size % 16 ? size : dst % 16 ? dst : src,
-                    fmt::format("cp.async.bulk needs 16-byte aligned addresses and a size that is a multiple of 16 (size {})", size));
+                    fmt::format("{} needs 16-byte aligned addresses and a size that is a multiple of 16 (size {})",
+                                ins.rmw ? "cp.reduce.async.bulk" : "cp.async.bulk", size));
             return;
         }
-        pending_write w{dsp, dst, {}};
+        pending_write w{dsp, dst, {}, ins.rmw, ins.rmw ? bits_of(ins.type) / 8 : 0};
         if (!check_destination(c, dsp, dst, static_cast<uint32_t>(size), lane)) return;
         if (!read_bytes(c, ssp, src, static_cast<uint32_t>(size), lane, w.data)) return;
         if (!(ins.flags & 1)) {
             c.async_state(lane).bulk_open.push_back(std::move(w));
             return;
         }
-        uint64_t off;
-        if (!mbar::locate(c, space::shared, address(c, ins.ops[3], lane), lane, off)) return;
-        c.mbarrier_writes(off).push_back(std::move(w));
-        // The copy's bytes count against the tx-count; if that completes the
-        // phase, the writes land with it.
-        mbar::state before;
-        mbar::update(c, off, lane, mbar::add_tx, size, /*complete_tx*/ 1, before);
+        mbar::track_copy(c, address(c, ins.ops[3], lane), lane, std::move(w), size);
     });
 }
 
@@ -215,6 +212,21 @@ std::string dec_bulk(const matched_instruction& m, exec_instruction& out) {
     out.run = bulk_handler;
     return {};
 }
+std::string dec_reduce(const matched_instruction& m, exec_instruction& out) {
+    out.sp = space_of(m.get("space", 0));
+    out.sub = static_cast<uint8_t>(space_of(m.get("space", 1)));
+    out.type = type_of(m.get("type"));
+    if (out.type == parser::data_type::b32) out.type = parser::data_type::u32;
+    if (out.type == parser::data_type::b64) out.type = parser::data_type::u64;
+    out.rmw = reduction_update(m.get("op"), out.type);
+    if (!out.rmw) return "cp.reduce.async.bulk ." + std::string(m.get("op")) + "." + std::string(m.get("type")) + " has no reduction";
+    bool mbarrier = m.get("completion") == "mbarrier::complete_tx::bytes";
+    out.flags = mbarrier ? 1 : 0;
+    if (mbarrier && (out.nops < 4 || out.ops[3].kind != opnd::addr)) return "cp.reduce.async.bulk with an mbarrier needs the [mbar] operand";
+    out.run = bulk_handler;
+    return {};
+}
+
 // A prefetch only warms a cache: nothing a program can observe changes.
 std::string dec_prefetch(const matched_instruction&, exec_instruction& out) {
     out.run = nop_handler;
@@ -231,6 +243,7 @@ constexpr entry entries[] = {
     {"cp.async.bulk.commit_group", dec_bulk_commit},
     {"cp.async.bulk.wait_group", dec_bulk_wait},
     {"cp.async.bulk.prefetch", dec_prefetch},
+    {"cp.reduce.async.bulk", dec_reduce},
 };
 
 } // namespace

@@ -238,6 +238,37 @@ std::string dec_atom(const matched_instruction& m, exec_instruction& out) {
 }
 
 
+} // namespace
+
+rmw_fn reduction_update(std::string_view op, parser::data_type t) {
+    const bool bf = t == data_type::bf16;
+    if (t == data_type::f16 || bf) {
+        if (op == "add") return bf ? add_bf16_e : add_f16_e;
+        if (op == "min") return bf ? min_bf16_e : min_f16_e;
+        if (op == "max") return bf ? max_bf16_e : max_f16_e;
+        return nullptr;
+    }
+    if (t == data_type::f32) return op == "add" ? atomic_op<aop::fadd32, false, 32> : nullptr;
+    if (t == data_type::f64) return op == "add" ? atomic_op<aop::fadd64, false, 64> : nullptr;
+    const uint32_t bits = bits_of(t);
+    const bool s = is_signed(t);
+    if (bits != 32 && bits != 64) return nullptr;
+#define PTXSIM_PICK(OP) \
+    return bits == 32 ? (s ? atomic_op<OP, true, 32> : atomic_op<OP, false, 32>) : (s ? atomic_op<OP, true, 64> : atomic_op<OP, false, 64>)
+    if (op == "add") PTXSIM_PICK(aop::add);
+    if (op == "min") PTXSIM_PICK(aop::min);
+    if (op == "max") PTXSIM_PICK(aop::max);
+    if (op == "inc") PTXSIM_PICK(aop::inc);
+    if (op == "dec") PTXSIM_PICK(aop::dec);
+    if (op == "and") PTXSIM_PICK(aop::and_);
+    if (op == "or") PTXSIM_PICK(aop::or_);
+    if (op == "xor") PTXSIM_PICK(aop::xor_);
+#undef PTXSIM_PICK
+    return nullptr;
+}
+
+namespace {
+
 constexpr entry entries[] = {
     {"atom", dec_atom<false>},
     {"red", dec_atom<true>},

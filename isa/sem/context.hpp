@@ -120,6 +120,12 @@ struct exec_context {
     virtual uint32_t sleep_on_mbarrier(uint64_t offset, uint32_t mask) = 0;
     // A phase of the mbarrier at `offset` completed: its sleepers wake.
     virtual void mbarrier_phase_completed(uint64_t offset) = 0;
+    // setmaxnreg: the warp's threads give registers back to the CTA's pool
+    // (.dec) or take them from it (.inc), `count` each from now on. An .inc
+    // the pool cannot cover yet puts the lanes in `mask` to sleep until a
+    // .dec refills it; they then run the instruction again. False after a
+    // located fault (a count on the wrong side of the current one).
+    virtual bool set_max_registers(uint32_t count, bool increase, uint32_t mask) = 0;
 };
 
 } // namespace ptxsim::isa

@@ -61,14 +61,17 @@ std::string dec_griddepcontrol(const matched_instruction&, exec_instruction& out
 }
 
 // setmaxnreg.{inc,dec}.sync.aligned.u32 n: n must be a multiple of 8 in
-// 24..256 (ptxas checks a literal; a register operand is not allowed).
-std::string dec_setmaxnreg(const matched_instruction&, exec_instruction& out) {
+// 24..256 (ptxas checks a literal; a register operand is not allowed). No
+// register changes value; the engine moves the registers between the warp
+// and the CTA's pool, and an .inc waits until the pool can cover it.
+void setmaxnreg_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    c.set_max_registers(static_cast<uint32_t>(ins.ops[0].imm), ins.flags != 0, mask);
+}
+std::string dec_setmaxnreg(const matched_instruction& m, exec_instruction& out) {
     if (out.ops[0].kind != opnd::imm || out.ops[0].imm < 24 || out.ops[0].imm > 256 || out.ops[0].imm % 8)
         return "setmaxnreg takes a register count that is a multiple of 8 from 24 to 256";
-    // No register changes value. The per-warpgroup accounting against the
-    // CTA's registers (an .inc that waits for a .dec) is not modelled yet:
-    // every request is granted at once (docs/emulator.md).
-    out.run = nop_handler;
+    out.flags = m.get("action") == "inc" ? 1 : 0;
+    out.run = setmaxnreg_handler;
     return {};
 }
 
@@ -137,7 +140,7 @@ std::string dec_call(const matched_instruction&, exec_instruction& out) {
 constexpr entry entries[] = {
     {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"call", dec_call}, {"brx.idx", dec_brx}, {"trap", dec_trap}, {"bar", dec_bar},
     {"barrier", dec_bar}, {"membar", dec_nop}, {"fence", dec_nop}, {"fence.proxy", dec_nop}, {"nanosleep", dec_nanosleep},
-    {"griddepcontrol", dec_griddepcontrol},
+    {"griddepcontrol", dec_griddepcontrol}, {"setmaxnreg", dec_setmaxnreg},
 };
 
 } // namespace

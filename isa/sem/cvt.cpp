@@ -5,6 +5,8 @@
 // .sat, clamp; float-to-integer saturates as PTX defines (NaN gives 0).
 // The sm_100a fp6/fp4/ue8m0 types are cvt_mx.cpp, stochastic rounding
 // (cvt.rs) is cvt_rs.cpp.
+#include <array>
+
 #include "isa/fp/convert.hpp"
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
@@ -142,6 +144,80 @@ uint64_t convert(uint64_t v, uint64_t v2, data_type to, data_type from, rounding
     }
 }
 
+// ---- Whole-warp paths the decoder picks for the conversions hot loops use,
+// when no .ftz/.sat/.relu/.satfinite applies. Their results are convert()'s:
+// the tables are filled from it, and the host conversions are exact IEEE
+// operations in the default round-to-nearest-even mode (NaNs, whose payload
+// rules are PTX's, go to convert()). tests/sim/cvt_fast_path_test.cpp
+// compares them with the exact library.
+const std::array<uint32_t, 65536>& f16_to_f32() {
+    static const auto table = [] {
+        std::array<uint32_t, 65536> t{};
+        for (uint32_t i = 0; i < t.size(); ++i) t[i] = static_cast<uint32_t>(convert(i, 0, data_type::f32, data_type::f16, rounding::rn, 0));
+        return t;
+    }();
+    return table;
+}
+template <data_type From>
+const std::array<uint16_t, 256>& fp8_to_f16() {
+    static const auto table = [] {
+        std::array<uint16_t, 256> t{};
+        for (uint32_t i = 0; i < t.size(); ++i) t[i] = static_cast<uint16_t>(convert(i, 0, data_type::f16x2, From, rounding::rn, 0));
+        return t;
+    }();
+    return table;
+}
+
+void cvt_f32_f16_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const uint32_t* t = f16_to_f32().data();
+    lanewise<1>(c, ins, mask, [t](uint64_t a, uint64_t, uint64_t) -> uint64_t { return t[a & 0xFFFF]; });
+}
+template <data_type From>
+void cvt_f16x2_fp8x2_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const uint16_t* t = fp8_to_f16<From>().data();
+    lanewise<1>(c, ins, mask, [t](uint64_t a, uint64_t, uint64_t) -> uint64_t {
+        return t[a & 0xFF] | (uint64_t(t[(a >> 8) & 0xFF]) << 16);
+    });
+}
+// Integer to float in round-to-nearest (f64 holds every 32-bit integer exactly).
+template <data_type To, data_type From>
+void cvt_float_int_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    lanewise<1>(c, ins, mask, [](uint64_t a, uint64_t, uint64_t) -> uint64_t {
+        auto v = From == data_type::s32 ? static_cast<int64_t>(static_cast<int32_t>(a)) : static_cast<int64_t>(static_cast<uint32_t>(a));
+        if constexpr (To == data_type::f32) return bits_f32(static_cast<float>(v));
+        else return bits_f64(static_cast<double>(v));
+    });
+}
+// f32 -> f64 (exact) and f64 -> f32 (rn) on the host, NaNs by convert().
+template <data_type To, data_type From>
+void cvt_float_float_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    lanewise<1>(c, ins, mask, [](uint64_t a, uint64_t, uint64_t) -> uint64_t {
+        if constexpr (To == data_type::f64) {
+            float f = as_f32(a);
+            return f == f ? bits_f64(static_cast<double>(f)) : convert(a, 0, To, From, rounding::rn, 0);
+        } else {
+            double d = as_f64(a);
+            return d == d ? bits_f32(static_cast<float>(d)) : convert(a, 0, To, From, rounding::rn, 0);
+        }
+    });
+}
+
+// The fast handler for this conversion, or nullptr.
+handler fast_cvt(data_type to, data_type from, rounding r, uint8_t flags, uint32_t nops) {
+    if (flags || nops != 2) return nullptr;
+    if (to == data_type::f32 && from == data_type::f16) return cvt_f32_f16_handler;
+    if (to == data_type::f16x2 && from == data_type::e4m3x2) return cvt_f16x2_fp8x2_handler<data_type::e4m3x2>;
+    if (to == data_type::f16x2 && from == data_type::e5m2x2) return cvt_f16x2_fp8x2_handler<data_type::e5m2x2>;
+    if (to == data_type::f64 && from == data_type::f32) return cvt_float_float_handler<data_type::f64, data_type::f32>;
+    if (to == data_type::f64 && from == data_type::s32) return cvt_float_int_handler<data_type::f64, data_type::s32>;
+    if (to == data_type::f64 && from == data_type::u32) return cvt_float_int_handler<data_type::f64, data_type::u32>;
+    if (r != rounding::rn) return nullptr;
+    if (to == data_type::f32 && from == data_type::f64) return cvt_float_float_handler<data_type::f32, data_type::f64>;
+    if (to == data_type::f32 && from == data_type::s32) return cvt_float_int_handler<data_type::f32, data_type::s32>;
+    if (to == data_type::f32 && from == data_type::u32) return cvt_float_int_handler<data_type::f32, data_type::u32>;
+    return nullptr;
+}
+
 void cvt_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     const auto r = static_cast<rounding>(ins.sub);
     const bool two = ins.nops >= 3; // cvt.rn.f16x2.f32 d, a, b and the fp8-pair forms
@@ -170,7 +246,8 @@ std::string dec_cvt(const matched_instruction& m, exec_instruction& out) {
     if (m.has("ftz")) out.flags |= c_ftz;
     if (m.has("relu")) out.flags |= c_relu;
     if (m.has("satfinite")) out.flags |= c_satfinite;
-    out.run = cvt_handler;
+    handler fast = fast_cvt(out.type, out.type2, static_cast<rounding>(out.sub), out.flags, out.nops);
+    out.run = fast ? fast : cvt_handler;
     return {};
 }
 

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
 
@@ -34,13 +36,22 @@ bool land(exec_context& c, write_group& writes, uint32_t lane) {
     g.swap(writes);
     // In the largest naturally aligned pieces of up to 16 bytes (a TMA store's
     // row may start and end anywhere an element can).
-    for (const auto& w : g)
+    for (const auto& w : g) {
+        if (w.reduce) { // element by element, each one atomic
+            for (size_t at = 0; at + w.element <= w.data.size(); at += w.element) {
+                uint64_t v = 0, old = 0;
+                std::memcpy(&v, w.data.data() + at, w.element);
+                if (!c.atomic(w.sp, w.addr + at, w.element, lane, &old, w.reduce, v, 0)) return false;
+            }
+            continue;
+        }
         for (size_t at = 0; at < w.data.size();) {
             uint32_t n = 16;
             while (n > w.data.size() - at || (w.addr + at) % n) n /= 2;
             if (!c.store(w.sp, w.addr + at, n, lane, w.data.data() + at)) return false;
             at += n;
         }
+    }
     return true;
 }
 
@@ -92,6 +103,14 @@ bool update(exec_context& c, uint64_t offset, uint32_t lane, change_fn change, u
     if (!st.completed) return true;
     c.mbarrier_phase_completed(offset);
     return land(c, c.mbarrier_writes(offset), lane);
+}
+
+bool track_copy(exec_context& c, uint64_t mbar, uint32_t lane, pending_write w, uint64_t bytes) {
+    uint64_t off;
+    if (!locate(c, space::shared, mbar, lane, off)) return false;
+    c.mbarrier_writes(off).push_back(std::move(w));
+    state before;
+    return update(c, off, lane, add_tx, bytes, /*complete_tx*/ 1, before);
 }
 
 namespace {

@@ -63,6 +63,11 @@ std::string add_tx(state& s, uint64_t bytes, uint64_t negative);
 std::string arrive(state& s, uint64_t count, uint64_t flags);
 std::string look(state& s, uint64_t, uint64_t);
 
+// An asynchronous copy that completes through the mbarrier at shared
+// address `mbar`: its writes wait for the current phase to complete, and its
+// bytes count against the tx-count (which may complete the phase at once).
+bool track_copy(exec_context& c, uint64_t mbar, uint32_t lane, pending_write w, uint64_t bytes);
+
 // Applies a group of pending writes (async copies that complete); false
 // after a located fault.
 bool land(exec_context& c, write_group& writes, uint32_t lane);

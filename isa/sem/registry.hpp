@@ -67,6 +67,11 @@ std::string decode_mov_wide(const matched_instruction& m, exec_instruction& out)
 // Float forms of keys that integer code also uses (add, mul, min ...).
 std::string decode_float(const matched_instruction& m, exec_instruction& out);
 
+// The element update of reduction `op` on `type`, with red's rules
+// (isa/sem/atomic.cpp), for cp.reduce.async.bulk; nullptr when there is none.
+using rmw_fn = uint64_t (*)(uint64_t old, uint64_t value, uint64_t unused);
+rmw_fn reduction_update(std::string_view op, parser::data_type type);
+
 // The handler for instructions that cannot run yet: faults with the reason.
 void not_implemented(exec_context& ctx, const exec_instruction& ins, uint32_t mask);
 

@@ -120,11 +120,7 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         std::vector<uint8_t> scratch(16); // the destination exists: probe it now
         for (uint64_t at = 0; at < w.data.size(); at += 16)
             if (!c.load(space::shared, dst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane, scratch.data())) return;
-        uint64_t off;
-        if (!mbar::locate(c, space::shared, address(c, ins.ops[3], lane), lane, off)) return;
-        c.mbarrier_writes(off).push_back(std::move(w));
-        mbar::state before;
-        mbar::update(c, off, lane, mbar::add_tx, bytes, /*complete_tx*/ 1, before);
+        mbar::track_copy(c, address(c, ins.ops[3], lane), lane, std::move(w), bytes);
     });
 }
 

@@ -187,6 +187,36 @@ st.global.v4.u32 [%rd1+32], {%r1, %r2, %r3, %r4};
     EXPECT_EQ(std::vector<uint32_t>(out.begin() + 8, out.begin() + 12), (std::vector<uint32_t>{0, 0x0a0b0c0d, 0, 99}));
 }
 
+// out[0..4) = 1, 2, 3, 4 and shared buf = 10, 20, 30, -5: the reductions
+// combine element by element when the copy completes, not before.
+TEST(semantics_async, bulk_reductions_combine_when_the_copy_completes) {
+    auto out = run_body(std::string(shared_vars) + R"(
+st.global.v4.u32 [%rd1], {1, 2, 3, 4};
+st.global.v4.u32 [%rd1+16], {7, 7, 7, 7};
+mov.u32 %r5, -5;
+st.shared.v4.u32 [buf], {10, 20, 30, %r5};
+cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [buf], 16;
+cp.reduce.async.bulk.global.shared::cta.bulk_group.xor.b32 [%rd1+16], [buf], 16;
+cp.async.bulk.commit_group;
+ld.global.u32 %r1, [%rd1];                                  // not yet combined
+cp.async.bulk.wait_group 0;
+st.global.u32 [%rd1+32], %r1;
+st.shared.v4.u32 [buf+32], {0, 100, -100, 7};
+mbarrier.init.shared::cta.b64 [bar], 1;
+cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.min.s32 [buf+32], [buf], 16, [bar];
+ld.shared.u32 %r2, [buf+36];                                // the phase is open: 100
+mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [bar], 16;
+ld.shared.v4.u32 {%r3, %r4, %r6, %r7}, [buf+32];
+st.global.v4.u32 [%rd1+48], {%r2, %r3, %r4, %r6};
+st.global.u32 [%rd1+64], %r7;
+)",
+                        17);
+    EXPECT_EQ(std::vector<uint32_t>(out.begin(), out.begin() + 9),
+              (std::vector<uint32_t>{11, 22, 33, static_cast<uint32_t>(4 - 5), 7 ^ 10, 7 ^ 20, 7 ^ 30, 7 ^ static_cast<uint32_t>(-5), 1}));
+    EXPECT_EQ(std::vector<uint32_t>(out.begin() + 12, out.end()),
+              (std::vector<uint32_t>{100, 0, 20, static_cast<uint32_t>(-100), static_cast<uint32_t>(-5)}));
+}
+
 TEST(semantics_async, copies_need_aligned_sizes_and_existing_memory) {
     auto size = run_kernel_body(std::string(shared_vars) +
                                     "mbarrier.init.shared::cta.b64 [bar], 1;\n"
@@ -249,6 +279,43 @@ mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 0;
                              1);
     EXPECT_NE(r.fault.find("every warp is blocked"), std::string::npos) << r.fault;
     EXPECT_NE(r.fault.find("phase parity 0, 1 of 2 arrivals pending, tx-count 0"), std::string::npos) << r.fault;
+}
+
+// 384 threads with no register count given start with 168 each (65536 /
+// 384 rounded down to a multiple of 8). Warpgroups 1 and 2 ask for 232
+// (.inc) and must wait until warpgroup 0, after a long loop, sets a flag
+// and gives registers back (.dec to 40): they see the flag.
+TEST(semantics_async, setmaxnreg_inc_waits_for_registers_a_dec_frees) {
+    auto out = run_body(R"(
+.shared .align 4 .u32 flag;
+mov.u32 %r1, %tid.x;
+setp.ge.u32 %p1, %r1, 128;
+@%p1 bra CONSUMER;
+mov.u32 %r2, 0;
+LOOP:
+add.u32 %r2, %r2, 1;
+setp.lt.u32 %p2, %r2, 5000;
+@%p2 bra LOOP;
+st.shared.u32 [flag], 1;
+setmaxnreg.dec.sync.aligned.u32 40;
+bra DONE;
+CONSUMER:
+setmaxnreg.inc.sync.aligned.u32 232;
+ld.shared.u32 %r3, [flag];
+mul.wide.u32 %rd3, %r1, 4;
+add.u64 %rd4, %rd1, %rd3;
+st.global.u32 [%rd4], %r3;
+DONE:
+)",
+                        384, 384);
+    for (uint32_t t = 128; t < 384; ++t) ASSERT_EQ(out[t], 1u) << t;
+}
+
+TEST(semantics_async, setmaxnreg_misuse_faults_and_an_uncovered_inc_deadlocks) {
+    auto down = run_kernel_body("setmaxnreg.inc.sync.aligned.u32 40;", 1, 128);
+    EXPECT_NE(down.fault.find("setmaxnreg.inc 40 when the warp has 248 registers per thread"), std::string::npos) << down.fault;
+    auto stuck = run_kernel_body("setmaxnreg.inc.sync.aligned.u32 256;", 1, 384);
+    EXPECT_NE(stuck.fault.find("every warp is blocked"), std::string::npos) << stuck.fault;
 }
 
 } // namespace
