@@ -406,7 +406,24 @@ private:
         }
         case operand_kind::vector: {
             o.kind = opnd::vec;
-            o.count = static_cast<uint8_t>(std::min<uint32_t>(op.elems.size(), 8));
+            if (op.elems.size() > 8) { // wgmma accumulators: slots kept beside the function
+                if (op.elems.size() > 255) {
+                    error(op.pos, "a vector operand has more than 255 elements");
+                    break;
+                }
+                auto slots = std::make_shared<std::vector<uint32_t>>();
+                for (const auto& e : op.elems) {
+                    std::optional<reg_binding> r;
+                    if (e.kind == operand_kind::name) r = find_reg(e.name);
+                    if (e.kind == operand_kind::name && !r) error(e.pos, fmt::format("cannot resolve '{}'", m_.str(e.name)));
+                    slots->push_back(r ? r->slot : no_slot); // a sink or constant reads as nothing
+                }
+                o.count = static_cast<uint8_t>(slots->size());
+                o.imm = static_cast<int64_t>(reinterpret_cast<intptr_t>(slots->data()));
+                out_.fn.long_vectors.push_back(std::move(slots));
+                break;
+            }
+            o.count = static_cast<uint8_t>(op.elems.size());
             for (uint32_t i = 0; i < o.count; ++i) {
                 const auto& e = op.elems[i];
                 if (e.kind == operand_kind::sink) {

@@ -5,6 +5,7 @@
 // modifiers are enum fields, and each instruction carries its handler.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct exec_operand {
     uint32_t slot = no_slot;        // reg/pred slot; addr: base register slot, no_slot when absolute
     int64_t imm = 0;                // immediate bits; addr: offset (with any symbol address folded in)
     std::array<uint32_t, 8> elems{}; // vec: element register slots (no_slot for the sink _)
+    // A vector of more than 8 elements (wgmma's accumulator lists, up to
+    // 128 registers) keeps its slots in the function's long_vectors and
+    // `imm` holds their address; see isa/sem/operands.hpp vec_slot().
 };
 
 struct exec_context;
@@ -69,7 +73,7 @@ struct exec_instruction {
     bool guard_negated = false;
     uint32_t target = 0;      // branch target (instruction index)
     uint64_t (*rmw)(uint64_t old, uint64_t a, uint64_t b) = nullptr; // atomics: the new value
-    std::array<exec_operand, 7> ops{}; // lop3.and d|p, a, b, c, immLut, q needs seven
+    std::array<exec_operand, 8> ops{}; // wgmma.mma_async with a descriptor A needs eight
     parser::pos_t pos = 0;    // source position, for fault reports
     uint16_t row = 0;         // instruction-table row (dense op id)
     // Set by decoders whose handler may change PCs, exit lanes or make them
@@ -116,6 +120,9 @@ struct exec_function {
     std::vector<exec_param> formal_rets, formal_params; // of a .func, at frame offsets
     std::vector<exec_call_site> calls; // a call instruction's `target` indexes here
     std::vector<std::vector<uint32_t>> branch_tables; // brx.idx: `target` indexes here; instruction indices
+    // Register slots of vector operands longer than 8 (exec_operand::imm
+    // points into one); shared so that copies of the function stay valid.
+    std::vector<std::shared_ptr<const std::vector<uint32_t>>> long_vectors;
     uint32_t reqntid[3] = {0, 0, 0};  // .reqntid, 0 when absent
     uint32_t maxntid[3] = {0, 0, 0};
     uint32_t maxnreg = 0;             // .maxnreg, 0 when absent

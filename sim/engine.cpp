@@ -91,6 +91,7 @@ struct warp_state {
     std::array<lane_stack, warp_size> stacks;
     // Asynchronous copies in flight, per lane (made when a lane first issues one).
     std::unique_ptr<std::array<isa::async_lane_state, warp_size>> async;
+    std::unique_ptr<isa::wgmma_warp_state> wgmma; // wgmma results in flight (made on first use)
     std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
     uint32_t mbar_timed_out = 0; // lanes whose mbarrier sleep ended by the time limit (try_wait returns false)
     uint32_t registers = 0;      // per thread, for setmaxnreg (launch_request::registers_per_thread at start)
@@ -1144,6 +1145,10 @@ private:
     isa::write_group& mbarrier_writes(uint64_t offset) override {
         cta_state& owner = mbarrier_owner(offset);
         return owner.mbarrier_writes[offset];
+    }
+    isa::wgmma_warp_state& wgmma_state() override {
+        if (!cur_->wgmma) cur_->wgmma = std::make_unique<isa::wgmma_warp_state>();
+        return *cur_->wgmma;
     }
     void relinquish() override { yield_ = true; }
 

@@ -8,6 +8,7 @@
 
 #include "isa/async_state.hpp"
 #include "isa/exec.hpp"
+#include "isa/wgmma_state.hpp"
 
 namespace ptxsim::isa {
 
@@ -104,6 +105,9 @@ struct exec_context {
     // offset to complete (isa/async_state.hpp).
     virtual async_lane_state& async_state(uint32_t lane) = 0;
     virtual write_group& mbarrier_writes(uint64_t shared_offset) = 0;
+    // The current warp's wgmma.mma_async results waiting for
+    // wgmma.wait_group (isa/wgmma_state.hpp).
+    virtual wgmma_warp_state& wgmma_state() = 0;
     // The warp waits for another thread (mbarrier.try_wait failed, nanosleep):
     // the scheduler ends its turn after this instruction, so that a spinning
     // warp does not hold the host thread for a whole quantum.

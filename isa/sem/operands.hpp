@@ -40,6 +40,13 @@ inline uint64_t vec_element(exec_context& c, const exec_operand& o, uint32_t i, 
     return o.elems[i] == no_slot ? 0 : c.reg(o.elems[i], lane);
 }
 
+// The register slot of element i of a vector operand (no_slot for a sink);
+// vectors longer than 8 keep their slots beside the function (isa/exec.hpp).
+inline uint32_t vec_slot(const exec_operand& o, uint32_t i) {
+    if (o.count > 8) return reinterpret_cast<const uint32_t*>(static_cast<intptr_t>(o.imm))[i];
+    return o.elems[i];
+}
+
 inline uint64_t address(exec_context& c, const exec_operand& o, uint32_t lane) {
     return (o.slot == no_slot ? 0 : c.reg(o.slot, lane)) + static_cast<uint64_t>(o.imm);
 }
