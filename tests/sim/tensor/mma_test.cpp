@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/isa/fp/fp_test_support.hpp"
+#include "tests/sim/tensor/element_types.hpp"
 #include "tests/sim/tensor/isa_fragments.hpp"
 #include "tests/sim/tensor/warp_kernel.hpp"
 
@@ -21,25 +22,9 @@ using namespace isa::fp::test;
 using isa::fp::rounding;
 using u64 = std::uint64_t;
 
-uint32_t bits_of(const std::string& t) {
-    if (t == "f16" || t == "bf16") return 16;
-    if (t == "f64") return 64;
-    if (t == "e4m3" || t == "e5m2" || t == "s8" || t == "u8") return 8;
-    if (t == "s4" || t == "u4") return 4;
-    if (t == "b1") return 1;
-    return 32; // f32, tf32, s32
-}
-bool is_float(const std::string& t) { return t != "s8" && t != "u8" && t != "s4" && t != "u4" && t != "b1" && t != "s32"; }
-
-ref_format ref_of(const std::string& t) {
-    if (t == "f16") return ref_f16;
-    if (t == "bf16") return ref_bf16;
-    if (t == "tf32") return ref_tf32;
-    if (t == "f64") return ref_f64;
-    if (t == "e4m3") return ref_e4m3;
-    if (t == "e5m2") return ref_e5m2;
-    return ref_f32;
-}
+using tensor::bits_of;
+using tensor::is_float;
+using tensor::ref_of;
 
 // "m16n8k16.row.col.f32.f16.f16.f32" and friends.
 struct form {

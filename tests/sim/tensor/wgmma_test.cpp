@@ -16,6 +16,7 @@
 #include "models/model.hpp"
 #include "sim/device.hpp"
 #include "tests/isa/fp/fp_test_support.hpp"
+#include "tests/sim/tensor/element_types.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace ptxsim::test {
@@ -25,21 +26,9 @@ using namespace isa::fp::test;
 using isa::fp::rounding;
 using u64 = std::uint64_t;
 
-uint32_t bits_of(const std::string& t) {
-    if (t == "f16" || t == "bf16") return 16;
-    if (t == "e4m3" || t == "e5m2" || t == "s8" || t == "u8") return 8;
-    if (t == "b1") return 1;
-    return 32;
-}
-bool is_float(const std::string& t) { return t != "s8" && t != "u8" && t != "b1" && t != "s32"; }
-ref_format ref_of(const std::string& t) {
-    if (t == "f16") return ref_f16;
-    if (t == "bf16") return ref_bf16;
-    if (t == "tf32") return ref_tf32;
-    if (t == "e4m3") return ref_e4m3;
-    if (t == "e5m2") return ref_e5m2;
-    return ref_f32;
-}
+using tensor::bits_of;
+using tensor::is_float;
+using tensor::ref_of;
 uint32_t k_of(const std::string& a) {
     const uint32_t b = bits_of(a);
     return b == 16 ? 16 : b == 32 ? 8 : b == 8 ? 32 : 256;
