@@ -118,9 +118,10 @@ public:
         base_ = fs::path(path_).parent_path();
         for (auto& [key, value] : j.items())
             if (key != "module" && key != "modules" && key != "buffers" && key != "textures" && key != "surfaces" &&
-                key != "multicast" && key != "launches" && key != "outputs" && key != "expect" && key != "comment")
+                key != "multicast" && key != "symbols" && key != "launches" && key != "outputs" && key != "expect" &&
+                key != "comment")
                 error(key, fmt::format("unknown key '{}' (expected module, modules, buffers, textures, surfaces, multicast, "
-                                       "launches, outputs, expect)", key));
+                                       "symbols, launches, outputs, expect)", key));
         if (j.contains("module") && j.contains("modules")) error("modules", "give either \"module\" or \"modules\", not both");
         if (j.contains("module")) {
             if (!j["module"].is_string()) error("module", "\"module\" is a path string");
@@ -140,6 +141,10 @@ public:
         auto report = [this](const std::string& key, const std::string& msg) { error(key, msg); };
         if (j.contains("textures")) detail::read_texture_specs(j["textures"], isa::object_kind::texture, f, report);
         if (j.contains("surfaces")) detail::read_texture_specs(j["surfaces"], isa::object_kind::surface, f, report);
+        // Struct contents may point at any buffer or object, so they are read once all exist.
+        for (auto& [index, init] : struct_inits_)
+            f.buffers[index].structure = arg(init, fmt::format("buffer '{}'.init", f.buffers[index].name), f);
+        if (j.contains("symbols")) symbols(j["symbols"], f);
         if (!j.contains("launches") || !j["launches"].is_array() || j["launches"].empty())
             error("launches", "\"launches\" must be a non-empty list");
         else
@@ -261,7 +266,12 @@ private:
                 continue;
             }
             s.count = b["count"];
-            if (b.contains("init")) init(b["init"], s);
+            if (b.contains("init") && b["init"].is_object() && b["init"].contains("struct")) {
+                s.init = buffer_spec::init_kind::structure;
+                struct_inits_.emplace_back(f.buffers.size(), b["init"]);
+            } else if (b.contains("init")) {
+                init(b["init"], s);
+            }
             f.buffers.push_back(s);
         }
     }
@@ -269,7 +279,7 @@ private:
     void init(const json& i, buffer_spec& s) {
         auto bad = [&] {
             error(s.name, fmt::format("buffer '{}': \"init\" is {{\"fill\": v}}, {{\"iota\": {{\"start\": a, \"step\": b}}}}, "
-                                      "{{\"random\": {{\"seed\": s, \"min\": a, \"max\": b}}}} or {{\"file\": \"path\"}}",
+                                      "{{\"random\": {{\"seed\": s, \"min\": a, \"max\": b}}}}, {{\"file\": \"path\"}} or {{\"struct\": [...]}}",
                                       s.name));
         };
         if (!i.is_object() || i.size() != 1) return bad();
@@ -421,14 +431,40 @@ private:
         return s;
     }
 
+    // "symbols": {"name": value}, each value an argument form (cudaMemcpyToSymbol).
+    void symbols(const json& j, launch_file& f) {
+        if (!j.is_object()) return error("symbols", "\"symbols\" maps module variable names to values ({\"u32\": v}, {\"struct\": [...]} ...)");
+        for (auto& [name, v] : j.items()) f.symbols.push_back({name, arg(v, fmt::format("symbols.{}", name), f)});
+    }
+
+    // {"struct": [field, ...], "align": n}: fields are argument forms.
+    arg_spec structure(const json& a, const std::string& where, const launch_file& f, arg_spec& s) {
+        s.k = arg_spec::kind::structure;
+        for (auto& [k, v] : a.items())
+            if (k != "struct" && k != "align") error(k, fmt::format("{}: unknown key '{}' (a struct has \"struct\" and \"align\")", where, k));
+        if (!a["struct"].is_array() || a["struct"].empty())
+            error("struct", where + ": \"struct\" is a non-empty list of fields, each an argument form");
+        else
+            for (size_t i = 0; i < a["struct"].size(); ++i)
+                s.fields.push_back(arg(a["struct"][i], fmt::format("{}.struct[{}]", where, i), f));
+        if (a.contains("align")) {
+            const json& n = a["align"];
+            if (!n.is_number_unsigned() || n.get<uint64_t>() == 0 || n.get<uint64_t>() > 4096 || (n.get<uint64_t>() & (n.get<uint64_t>() - 1)))
+                error("align", where + ": \"align\" is a power of two up to 4096");
+            else s.align = n.get<uint32_t>();
+        }
+        return s;
+    }
+
     arg_spec arg(const json& a, const std::string& where, const launch_file& f) {
         arg_spec s;
         s.where = where;
         if (!a.is_object() || a.empty()) {
             error("args", where + ": an argument is {\"u32\": v}, {\"buffer\": name}, {\"texture\": name}, {\"surface\": name}, "
-                                 "{\"multicast\": name}, {\"bytes\": [...]} or {\"tensormap\": {...}}");
+                                 "{\"multicast\": name}, {\"bytes\": [...]}, {\"tensormap\": {...}} or {\"struct\": [...]}");
             return s;
         }
+        if (a.contains("struct")) return structure(a, where, f, s);
         if (a.contains("buffer")) {
             s.k = arg_spec::kind::buffer;
             if (!a["buffer"].is_string() || !has_buffer(f, a["buffer"])) {
@@ -545,6 +581,7 @@ private:
     std::unique_ptr<parser::source_file> src_;
     fs::path base_;
     bool failed_ = false;
+    std::vector<std::pair<size_t, json>> struct_inits_; // buffer index, its {"struct": ...} init
 };
 
 } // namespace
@@ -595,6 +632,7 @@ std::optional<std::vector<uint8_t>> initial_contents(const buffer_spec& b, parse
     const type_info* t = find_type(b.type);
     switch (b.init) {
     case buffer_spec::init_kind::none: break; // left as zeros; initcheck will see it as never written
+    case buffer_spec::init_kind::structure: break; // written by the runner once every buffer has its address
     case buffer_spec::init_kind::fill:
         for (uint64_t i = 0; i < b.count; ++i) put(i, encode_value(b.type, b.fill));
         break;

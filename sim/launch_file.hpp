@@ -14,23 +14,6 @@
 
 namespace ptxsim::sim {
 
-struct buffer_spec {
-    std::string name;
-    std::string type;        // u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64
-    uint32_t elem_bytes = 0;
-    uint64_t count = 0;
-    enum class init_kind { none, fill, iota, random, file } init = init_kind::none;
-    double fill = 0, start = 0, step = 1, min = 0, max = 1;
-    uint64_t seed = 0;
-    std::string file;        // resolved path
-};
-
-// A texture or surface object over a buffer ("textures", "surfaces").
-struct texture_spec {
-    std::string name, buffer;
-    isa::texture_object object;  // base 0: the buffer's address is added when it exists
-};
-
 // A tensor map argument: cuTensorMapEncodeTiled's parameters over a buffer.
 struct tensormap_spec {
     std::string type;                          // "bf16", "f32", ... (isa::tma_type_named)
@@ -41,20 +24,46 @@ struct tensormap_spec {
     bool nan_fill = false;                     // CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
 };
 
-// A multicast object bound to buffers that stand for the copies on the
-// GPUs of a multicast group (memory/multicast.hpp).
-struct multicast_spec {
-    std::string name;
-    std::vector<std::string> members; // buffer names, all of one byte size
-};
-
+// A kernel argument, a symbol's value or a struct buffer's contents.
 struct arg_spec {
-    enum class kind { scalar, buffer, bytes, multicast, tensormap, texture, surface } k = kind::scalar;
+    enum class kind { scalar, buffer, bytes, multicast, tensormap, texture, surface, structure } k = kind::scalar;
     tensormap_spec tmap;     // kind::tensormap (over `buffer` + `offset`)
     std::vector<uint8_t> bytes;  // scalar value or raw bytes
     std::string buffer;          // the buffer, multicast object, texture or surface named
     uint64_t offset = 0;
     std::string where;       // "launches[0].args[2]" for messages
+    // kind::structure: the fields of a C struct, each at its alignment
+    // (scalars their size, pointers and handles 8, tensor maps 128), the
+    // whole padded to the largest alignment or to `align` when larger.
+    std::vector<arg_spec> fields;
+    uint32_t align = 1;
+};
+
+struct buffer_spec {
+    std::string name;
+    std::string type;        // u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64
+    uint32_t elem_bytes = 0;
+    uint64_t count = 0;
+    enum class init_kind { none, fill, iota, random, file, structure } init = init_kind::none;
+    double fill = 0, start = 0, step = 1, min = 0, max = 1;
+    uint64_t seed = 0;
+    std::string file;        // resolved path
+    // init_kind::structure: written once every buffer exists, so pointers
+    // and tensor maps may name any buffer (a CUtensorMap array in global memory).
+    arg_spec structure;
+};
+
+// A texture or surface object over a buffer ("textures", "surfaces").
+struct texture_spec {
+    std::string name, buffer;
+    isa::texture_object object;  // base 0: the buffer's address is added when it exists
+};
+
+// A multicast object bound to buffers that stand for the copies on the
+// GPUs of a multicast group (memory/multicast.hpp).
+struct multicast_spec {
+    std::string name;
+    std::vector<std::string> members; // buffer names, all of one byte size
 };
 
 struct launch_spec {
@@ -76,12 +85,19 @@ struct expect_spec {
     uint64_t max_ulp = 0;
 };
 
+// A module variable set before the first launch, as cudaMemcpyToSymbol does.
+struct symbol_spec {
+    std::string name;
+    arg_spec value;
+};
+
 struct launch_file {
     std::string path;
     std::vector<std::string> modules;  // resolved paths
     std::vector<buffer_spec> buffers;
     std::vector<multicast_spec> multicasts;
     std::vector<texture_spec> textures; // textures and surfaces (object.kind)
+    std::vector<symbol_spec> symbols;
     std::vector<launch_spec> launches;
     std::vector<std::pair<std::string, std::string>> outputs; // buffer -> resolved path
     std::vector<expect_spec> expects;

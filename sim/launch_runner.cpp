@@ -1,6 +1,6 @@
 #include "sim/launch_runner.hpp"
 
-#include "isa/tensor_map.hpp"
+#include "sim/launch_args.hpp"
 
 #include <fmt/format.h>
 
@@ -47,34 +47,6 @@ std::string shown(const std::string& type, uint64_t bits) {
     return fmt::format("{}", decode_value(type, bits));
 }
 
-// The 128 bytes of a {"tensormap"} argument (cuTensorMapEncodeTiled over the
-// buffer's address), or why the driver would refuse the parameters.
-std::string encode_tensormap(const arg_spec& a, uint64_t address, std::vector<uint8_t>& out) {
-    const tensormap_spec& t = a.tmap;
-    const uint32_t rank = static_cast<uint32_t>(t.dims.size());
-    if (t.box.size() != rank) return fmt::format("\"box\" has {} entries for {} dimensions", t.box.size(), rank);
-    if (!t.element_strides.empty() && t.element_strides.size() != rank)
-        return fmt::format("\"element_strides\" has {} entries for {} dimensions", t.element_strides.size(), rank);
-    if (!t.strides.empty() && t.strides.size() + 1 != rank)
-        return fmt::format("\"strides\" has {} entries; a rank-{} tensor has {} (dimension 1 and up)", t.strides.size(), rank, rank - 1);
-    isa::tma_type type = *isa::tma_type_named(t.type);
-    isa::tensor_map probe;
-    probe.type = type;
-    std::vector<uint64_t> strides = t.strides;
-    if (strides.empty()) // dense: each dimension follows the previous one
-        for (uint32_t i = 1; i < rank; ++i) strides.push_back((i == 1 ? probe.element_bytes() : strides.back()) * t.dims[i - 1]);
-    std::vector<uint32_t> es = t.element_strides;
-    es.resize(rank, 1);
-    std::vector<uint32_t> box(t.box.begin(), t.box.end());
-    isa::tensor_map_bytes bytes;
-    std::string problem = isa::encode_tiled(bytes, type, rank, address, t.dims.data(), strides.data(), box.data(), es.data(),
-                                            isa::tma_interleave::none, *isa::tma_swizzle_named(t.swizzle),
-                                            static_cast<isa::tma_l2_promotion>(t.l2_promotion),
-                                            t.nan_fill ? isa::tma_oob_fill::nan_request_zero_fma : isa::tma_oob_fill::zero);
-    out.assign(bytes.begin(), bytes.end());
-    return problem;
-}
-
 bool write_npy(const std::string& path, const std::string& type, uint64_t count, const std::vector<uint8_t>& data) {
     static const std::map<std::string, std::string> descr{{"u8", "|u1"}, {"s8", "|i1"}, {"u16", "<u2"}, {"s16", "<i2"},
                                                           {"u32", "<u4"}, {"s32", "<i4"}, {"u64", "<u8"}, {"s64", "<i8"},
@@ -108,6 +80,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         uint64_t address;
     };
     std::map<std::string, live_buffer> buffers;
+    arg_addresses at; // what values may name: buffers, multicast objects, textures
     for (const auto& b : f.buffers) {
         auto init = initial_contents(b, d);
         if (!init) {
@@ -121,10 +94,10 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         }
         dev.write(addr, init->data(), init->size());
         buffers[b.name] = {&b, addr};
+        at.buffers[b.name] = addr;
     }
     // Multicast objects over the member buffers (one simulated device holds
     // the copies that N GPUs would).
-    std::map<std::string, uint64_t> multicasts;
     for (const auto& m : f.multicasts) {
         std::vector<uint64_t> members;
         for (const auto& b : m.members) members.push_back(buffers.at(b).address);
@@ -135,10 +108,9 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             err << fmt::format("{}: error: multicast '{}': {}\n", f.path, m.name, why);
             return 2;
         }
-        multicasts[m.name] = base;
+        at.multicasts[m.name] = base;
     }
     // Texture and surface objects over the buffers, named by kind and name.
-    std::map<std::pair<isa::object_kind, std::string>, uint64_t> objects;
     for (const auto& t : f.textures) {
         isa::texture_object o = t.object;
         o.base = buffers.at(t.buffer).address;
@@ -149,7 +121,41 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
                                why);
             return 2;
         }
-        objects[{o.kind, t.name}] = handle;
+        at.objects[{o.kind, t.name}] = handle;
+    }
+    // Contents that point at buffers and objects: struct buffers, then module
+    // variables (cudaMemcpyToSymbol before the first launch).
+    for (const auto& b : f.buffers) {
+        if (b.init != buffer_spec::init_kind::structure) continue;
+        encoded_arg e;
+        if (std::string problem = encode_arg(b.structure, at, e); !problem.empty()) {
+            err << fmt::format("{}: error: {}\n", f.path, problem);
+            return 2;
+        }
+        if (e.bytes.size() > b.count * b.elem_bytes) {
+            err << fmt::format("{}: error: buffer '{}': its struct is {} bytes, the buffer {}\n", f.path, b.name, e.bytes.size(),
+                               b.count * b.elem_bytes);
+            return 2;
+        }
+        dev.write(at.buffers.at(b.name), e.bytes.data(), e.bytes.size());
+    }
+    for (const auto& v : f.symbols) {
+        auto sym = dev.symbol(v.name);
+        if (!sym) {
+            err << fmt::format("{}: error: {}: no module variable '{}' in global or constant memory\n", f.path, v.value.where, v.name);
+            return 2;
+        }
+        encoded_arg e;
+        if (std::string problem = encode_arg(v.value, at, e); !problem.empty()) {
+            err << fmt::format("{}: error: {}\n", f.path, problem);
+            return 2;
+        }
+        if (e.bytes.size() > sym->second) {
+            err << fmt::format("{}: error: {}: the value is {} bytes, '{}' holds {}\n", f.path, v.value.where, e.bytes.size(), v.name,
+                               sym->second);
+            return 2;
+        }
+        dev.write(sym->first, e.bytes.data(), e.bytes.size());
     }
     launch_stats total;
     run_settings settings = s;
@@ -175,24 +181,12 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         for (size_t i = 0; i < l.args.size(); ++i) {
             const arg_spec& a = l.args[i];
             const isa::exec_param& p = code->params[i];
-            std::vector<uint8_t> bytes = a.bytes;
-            if (a.k == arg_spec::kind::buffer || a.k == arg_spec::kind::multicast) {
-                uint64_t addr = (a.k == arg_spec::kind::buffer ? buffers.at(a.buffer).address : multicasts.at(a.buffer)) + a.offset;
-                bytes.resize(8);
-                std::memcpy(bytes.data(), &addr, 8);
-            } else if (a.k == arg_spec::kind::texture || a.k == arg_spec::kind::surface) {
-                auto kind = a.k == arg_spec::kind::texture ? isa::object_kind::texture : isa::object_kind::surface;
-                uint64_t handle = objects.at({kind, a.buffer});
-                bytes.resize(8);
-                std::memcpy(bytes.data(), &handle, 8);
+            encoded_arg e;
+            if (std::string problem = encode_arg(a, at, e); !problem.empty()) {
+                err << fmt::format("{}: error: {}\n", f.path, problem);
+                return 2;
             }
-            if (a.k == arg_spec::kind::tensormap) {
-                std::string problem = encode_tensormap(a, buffers.at(a.buffer).address + a.offset, bytes);
-                if (!problem.empty()) {
-                    err << fmt::format("{}: error: {}: {}\n", f.path, a.where, problem);
-                    return 2;
-                }
-            }
+            const std::vector<uint8_t>& bytes = e.bytes;
             if (bytes.size() != p.size) {
                 err << fmt::format("{}: error: {}: parameter {} ('{}') of '{}' is {} bytes, the argument is {}\n", f.path, a.where,
                                    i, p.name, k->name, p.size, bytes.size());

@@ -142,6 +142,50 @@ TEST(run, tensormap_arguments_are_checked_like_the_driver_does) {
     EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
+// {"struct"} arguments (C layout, a CUtensorMap at its 128-byte alignment),
+// struct buffers holding tensor maps, and "symbols" written before the launch.
+TEST(run, struct_arguments_struct_buffers_and_symbols_reach_the_kernel) {
+    auto r = run_ptxsim("run '" + source_dir() + "/tests/sim/data/launch_values/launch.json'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("dst: all 74 elements match"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("out: all 192 elements match"), std::string::npos) << r.out;
+}
+
+TEST(run, struct_and_symbol_mistakes_are_bad_input) {
+    std::string ptx = source_dir() + "/tests/sim/data/launch_values/launch_values.sm_90a.ptx";
+    auto launch = [&](const std::string& name, const std::string& extra, const std::string& args) {
+        return temp_file(name, "{\"module\": \"" + ptx + "\", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 256}}" + extra +
+                                   ",\n \"launches\": [{\"kernel\": \"from_memory\", \"block\": 32, \"args\": " + args + "}]}");
+    };
+    const std::string ok_args = "[{\"buffer\": \"a\"}, {\"buffer\": \"a\"}]";
+    auto unknown = run_ptxsim("run '" + launch("ptxsim_run_sym_unknown.json", ", \"symbols\": {\"c_nope\": {\"u32\": 1}}", ok_args) + "'");
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find("symbols.c_nope: no module variable 'c_nope' in global or constant memory"), std::string::npos) << unknown.err;
+    auto big = run_ptxsim("run '" + launch("ptxsim_run_sym_big.json", ", \"symbols\": {\"g_bias\": {\"f64\": 1}}", ok_args) + "'");
+    EXPECT_EQ(big.status, 2);
+    EXPECT_NE(big.err.find("symbols.g_bias: the value is 8 bytes, 'g_bias' holds 4"), std::string::npos) << big.err;
+    // A pointer after an int is padded to offset 8: 16 bytes, not the 8 the parameter holds.
+    auto size = run_ptxsim("run '" + launch("ptxsim_run_struct_size.json", "", "[{\"struct\": [{\"u32\": 1}, {\"buffer\": \"a\"}]}, {\"buffer\": \"a\"}]") + "'");
+    EXPECT_EQ(size.status, 2);
+    EXPECT_NE(size.err.find("launches[0].args[0]: parameter 0 ('from_memory_param_0') of 'from_memory' is 8 bytes, the argument is 16"),
+              std::string::npos) << size.err;
+    auto align = run_ptxsim("run '" + launch("ptxsim_run_struct_align.json", "", "[{\"struct\": [{\"u32\": 1}], \"align\": 3}, {\"buffer\": \"a\"}]") + "'");
+    EXPECT_EQ(align.status, 2);
+    EXPECT_NE(align.err.find("\"align\" is a power of two up to 4096"), std::string::npos) << align.err;
+    auto map = run_ptxsim("run '" + launch("ptxsim_run_struct_map.json", "",
+                                           "[{\"struct\": [{\"tensormap\": {\"buffer\": \"a\", \"type\": \"u32\", \"dims\": [16, 16], \"box\": [300, 8]}}]},"
+                                           " {\"buffer\": \"a\"}]") + "'");
+    EXPECT_EQ(map.status, 2);
+    EXPECT_NE(map.err.find("launches[0].args[0].struct[0]: "), std::string::npos) << map.err;
+    auto buf = run_ptxsim("run '" + temp_file("ptxsim_run_struct_buffer.json",
+                                              "{\"module\": \"" + ptx + "\", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 256},"
+                                              " \"m\": {\"type\": \"u8\", \"count\": 100, \"init\": {\"struct\": [{\"tensormap\": {\"buffer\": \"a\","
+                                              " \"type\": \"u32\", \"dims\": [16, 16], \"box\": [8, 8]}}]}}},"
+                                              " \"launches\": [{\"kernel\": \"from_memory\", \"block\": 32, \"args\": [{\"buffer\": \"m\"}, {\"buffer\": \"a\"}]}]}") + "'");
+    EXPECT_EQ(buf.status, 2);
+    EXPECT_NE(buf.err.find("buffer 'm': its struct is 128 bytes, the buffer 100"), std::string::npos) << buf.err;
+}
+
 TEST(run, param_variables_are_scoped_to_their_call_block) {
     auto r = run_ptxsim("run '" + source_dir() + "/tests/sim/data/scoped_params/launch.json'");
     EXPECT_EQ(r.status, 0) << r.err;

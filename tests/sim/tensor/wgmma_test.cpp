@@ -41,6 +41,7 @@ struct layout {
     int sw = 0;
     uint32_t start = 0, lbo = 0, sbo = 0;
     bool mn_major = false;
+    uint32_t base_offset = 0; // descriptor bits 49-51
 };
 uint32_t row_bytes(int sw) { return sw == 1 ? 128 : sw == 2 ? 64 : sw == 3 ? 32 : 16; }
 
@@ -78,7 +79,7 @@ uint64_t swizzle(uint64_t a, int sw) {
 }
 u64 descriptor(const layout& l) {
     const u64 code = l.sw == 1 ? 1 : l.sw == 2 ? 2 : l.sw == 3 ? 3 : 0;
-    return (u64{l.start} >> 4) | (u64{l.lbo} >> 4) << 16 | (u64{l.sbo} >> 4) << 32 | code << 62;
+    return (u64{l.start} >> 4) | (u64{l.lbo} >> 4) << 16 | (u64{l.sbo} >> 4) << 32 | u64{l.base_offset} << 49 | code << 62;
 }
 
 void put_element(std::vector<uint8_t>& img, uint64_t a, uint32_t bits, u64 v, uint32_t bit_in_byte) {
@@ -421,6 +422,29 @@ TEST(wgmma, descriptor_outside_shared_memory_faults) {
     std::vector<uint8_t> img(4096, 0);
     result r = run(p, img, std::vector<uint32_t>(512, 0), std::vector<uint32_t>(128 * 4, 0));
     EXPECT_NE(r.fault.find("out-of-bounds shared read"), std::string::npos) << r.fault;
+}
+
+// A swizzled matrix that starts inside its 1024-byte pattern, with the base
+// offset the ISA asks for ((start >> 7) & 7): the same swizzle on absolute
+// addresses. Another nonzero base offset stops, located, as not implemented.
+TEST(wgmma, base_offset_of_an_unaligned_swizzled_matrix) {
+    spec s = make("f32", "bf16", "bf16", 16, false, 1, 1);
+    s.la.start = 512;
+    s.la.base_offset = 4;
+    s.lb.start = 16384 + 384;
+    s.lb.base_offset = 3;
+    check(s, 43);
+    spec bad = make("f32", "f16", "f16", 8, false, 1, 0);
+    bad.la.start = 512;
+    bad.la.base_offset = 2;
+    problem p;
+    p.s = bad;
+    p.k = 16;
+    p.nd = 4;
+    std::vector<uint8_t> img(20000, 0);
+    result r = run(p, img, std::vector<uint32_t>(512, 0), std::vector<uint32_t>(128 * 4, 0));
+    EXPECT_NE(r.fault.find("matrix base offset 2 for start address"), std::string::npos) << r.fault;
+    EXPECT_NE(r.fault.find("(the ISA's value is 4) is not implemented yet"), std::string::npos) << r.fault;
 }
 
 // Forms ptxas rejects stop, located, with the reason instead of running.

@@ -1,0 +1,91 @@
+#include "sim/launch_args.hpp"
+
+#include "isa/tensor_map.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ptxsim::sim {
+namespace {
+
+// The 128 bytes of a {"tensormap"} value (cuTensorMapEncodeTiled over the
+// buffer's address), or why the driver would refuse the parameters.
+std::string encode_tensormap(const tensormap_spec& t, uint64_t address, std::vector<uint8_t>& out) {
+    const uint32_t rank = static_cast<uint32_t>(t.dims.size());
+    if (t.box.size() != rank) return fmt::format("\"box\" has {} entries for {} dimensions", t.box.size(), rank);
+    if (!t.element_strides.empty() && t.element_strides.size() != rank)
+        return fmt::format("\"element_strides\" has {} entries for {} dimensions", t.element_strides.size(), rank);
+    if (!t.strides.empty() && t.strides.size() + 1 != rank)
+        return fmt::format("\"strides\" has {} entries; a rank-{} tensor has {} (dimension 1 and up)", t.strides.size(), rank, rank - 1);
+    isa::tma_type type = *isa::tma_type_named(t.type);
+    isa::tensor_map probe;
+    probe.type = type;
+    std::vector<uint64_t> strides = t.strides;
+    if (strides.empty()) // dense: each dimension follows the previous one
+        for (uint32_t i = 1; i < rank; ++i) strides.push_back((i == 1 ? probe.element_bytes() : strides.back()) * t.dims[i - 1]);
+    std::vector<uint32_t> es = t.element_strides;
+    es.resize(rank, 1);
+    std::vector<uint32_t> box(t.box.begin(), t.box.end());
+    isa::tensor_map_bytes bytes;
+    std::string problem = isa::encode_tiled(bytes, type, rank, address, t.dims.data(), strides.data(), box.data(), es.data(),
+                                            isa::tma_interleave::none, *isa::tma_swizzle_named(t.swizzle),
+                                            static_cast<isa::tma_l2_promotion>(t.l2_promotion),
+                                            t.nan_fill ? isa::tma_oob_fill::nan_request_zero_fma : isa::tma_oob_fill::zero);
+    out.assign(bytes.begin(), bytes.end());
+    return problem;
+}
+
+void put_u64(std::vector<uint8_t>& out, uint64_t v) {
+    out.resize(8);
+    std::memcpy(out.data(), &v, 8);
+}
+
+} // namespace
+
+std::string encode_arg(const arg_spec& a, const arg_addresses& at, encoded_arg& out) {
+    out.bytes = a.bytes;
+    out.align = 1;
+    switch (a.k) {
+    case arg_spec::kind::scalar:
+        out.align = static_cast<uint32_t>(a.bytes.size());
+        return "";
+    case arg_spec::kind::bytes:
+        return "";
+    case arg_spec::kind::buffer:
+    case arg_spec::kind::multicast:
+        put_u64(out.bytes, (a.k == arg_spec::kind::buffer ? at.buffers.at(a.buffer) : at.multicasts.at(a.buffer)) + a.offset);
+        out.align = 8;
+        return "";
+    case arg_spec::kind::texture:
+    case arg_spec::kind::surface:
+        put_u64(out.bytes, at.objects.at({a.k == arg_spec::kind::texture ? isa::object_kind::texture : isa::object_kind::surface, a.buffer}));
+        out.align = 8;
+        return "";
+    case arg_spec::kind::tensormap:
+        out.align = 128; // CUDA 13 declares CUtensorMap alignas(128)
+        if (std::string problem = encode_tensormap(a.tmap, at.buffers.at(a.buffer) + a.offset, out.bytes); !problem.empty())
+            return a.where + ": " + problem;
+        return "";
+    case arg_spec::kind::structure: {
+        // C layout: each field at the next multiple of its alignment, the
+        // struct's size a multiple of the largest (or of the given `align`).
+        out.bytes.clear();
+        out.align = a.align;
+        for (const arg_spec& field : a.fields) {
+            encoded_arg e;
+            if (std::string problem = encode_arg(field, at, e); !problem.empty()) return problem;
+            size_t at_offset = (out.bytes.size() + e.align - 1) / e.align * e.align;
+            out.bytes.resize(at_offset, 0);
+            out.bytes.insert(out.bytes.end(), e.bytes.begin(), e.bytes.end());
+            out.align = std::max(out.align, e.align);
+        }
+        out.bytes.resize((out.bytes.size() + out.align - 1) / out.align * out.align, 0);
+        return "";
+    }
+    }
+    return "";
+}
+
+} // namespace ptxsim::sim
