@@ -246,7 +246,8 @@ std::string dec_reduce(const matched_instruction& m, exec_instruction& out) {
     return {};
 }
 
-// A prefetch only warms a cache: nothing a program can observe changes.
+// A prefetch (of bytes, or of a tensor map's box) only warms L2: nothing a
+// program can observe changes.
 std::string dec_prefetch(const matched_instruction&, exec_instruction& out) {
     out.run = nop_handler;
     return {};
@@ -262,6 +263,7 @@ constexpr entry entries[] = {
     {"cp.async.bulk.commit_group", dec_bulk_commit},
     {"cp.async.bulk.wait_group", dec_bulk_wait},
     {"cp.async.bulk.prefetch", dec_prefetch},
+    {"cp.async.bulk.prefetch.tensor", dec_prefetch},
     {"cp.reduce.async.bulk", dec_reduce},
 };
 

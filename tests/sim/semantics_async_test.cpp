@@ -187,6 +187,20 @@ st.global.v4.u32 [%rd1+32], {%r1, %r2, %r3, %r4};
     EXPECT_EQ(std::vector<uint32_t>(out.begin() + 8, out.begin() + 12), (std::vector<uint32_t>{0, 0x0a0b0c0d, 0, 99}));
 }
 
+// Bulk prefetches (of bytes, and of a tensor map's box) only warm L2: they
+// change no value and the program goes on at once.
+TEST(semantics_async, bulk_prefetches_change_nothing) {
+    auto out = run_body(std::string(shared_vars) + source_data + R"(
+cp.async.bulk.prefetch.L2.global [%rd1], 64;
+mov.u32 %r1, 3;
+cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r1, %r1}];
+ld.global.u32 %r2, [%rd1+16];
+st.global.u32 [%rd1+32], %r2;
+)",
+                        16);
+    EXPECT_EQ(out[8], 0x0a0b0c0du);
+}
+
 // out[0..4) = 1, 2, 3, 4 and shared buf = 10, 20, 30, -5: the reductions
 // combine element by element when the copy completes, not before.
 TEST(semantics_async, bulk_reductions_combine_when_the_copy_completes) {
