@@ -171,7 +171,7 @@ void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             uint64_t rdst, roff;
             if (!c.map_shared_rank(dst, false, rank, lane, rdst) || !c.map_shared_rank(off, false, rank, lane, roff)) return;
             if (!check_destination(c, dsp, rdst, static_cast<uint32_t>(size), lane)) return;
-            c.mbarrier_writes(roff).push_back(pending_write{dsp, rdst, w.data});
+            if (!mbar::defer(c, roff, pending_write{dsp, rdst, w.data}, lane)) return;
             mbar::state before;
             if (!mbar::update(c, roff, lane, mbar::add_tx, size, /*complete_tx*/ 1, before)) return;
         }

@@ -133,7 +133,7 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
                 if (!c.load(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
                             scratch.data()))
                     return;
-            c.mbarrier_writes(roff).push_back(pending_write{space::shared, rdst, w.data});
+            if (!mbar::defer(c, roff, pending_write{space::shared, rdst, w.data}, lane)) return;
             mbar::state before;
             if (!mbar::update(c, roff, lane, mbar::add_tx, bytes, /*complete_tx*/ 1, before)) return;
             if (!(ins.flags & 1)) return;

@@ -236,6 +236,46 @@ barrier.cluster.arrive; barrier.cluster.wait;
               (std::vector<uint32_t>{7, 8, 9, 10, 0, 0, 0, 0, 7, 8, 9, 10, 7, 8, 9, 10}));
 }
 
+// Rank 0's own bulk copy (16 of the 32 bytes its mbarrier expects) waits
+// for the phase; rank 1's st.async completes it, so the copy lands while
+// rank 1 runs, and must still land in rank 0's shared memory, not rank 1's.
+TEST(cluster, a_phase_completed_by_another_cta_lands_the_copies_where_they_were_aimed) {
+    auto r = run_cluster(with_stride(4) + R"(
+.shared .align 8 .b64 bar;
+.shared .align 16 .b32 buf[4];
+.shared .align 16 .b32 buf2[4];
+setp.eq.u32 %p1, %r30, 0;
+@%p1 mbarrier.init.shared::cta.b64 [bar], 1;
+@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd9, [bar], 32;
+fence.mbarrier_init.release.cluster;
+barrier.cluster.arrive.release; barrier.cluster.wait.acquire;
+add.u64 %rd3, %rd1, 64;
+mov.u32 %r1, 7; mov.u32 %r2, 8; mov.u32 %r3, 9; mov.u32 %r4, 10;
+@%p1 st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};
+@%p1 fence.proxy.async.global;
+mov.u32 %r5, bar; mov.u32 %r6, buf;
+@%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r6], [%rd3], 16, [%r5];
+barrier.cluster.arrive.release; barrier.cluster.wait.acquire;
+@%p1 bra WAIT;
+mapa.shared::cluster.u32 %r7, %r5, 0; mov.u32 %r8, buf2; mapa.shared::cluster.u32 %r9, %r8, 0;
+mov.u32 %r10, 21; mov.u32 %r11, 22; mov.u32 %r12, 23; mov.u32 %r13, 24;
+st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.u32 [%r9], {%r10, %r11, %r12, %r13}, [%r7];
+bra DONE;
+WAIT:
+mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+@!%p2 bra WAIT;
+DONE:
+barrier.cluster.arrive.release; barrier.cluster.wait.acquire;
+ld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [buf];
+st.global.v4.u32 [%rd2], {%r1, %r2, %r3, %r4};
+ld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [buf2];
+@%p1 st.global.v4.u32 [%rd1+32], {%r1, %r2, %r3, %r4};
+)",
+                         20, {2, 1, 1}, {1, 1, 1}, {2, 1, 1});
+    ASSERT_EQ(r.errors + r.fault, "");
+    EXPECT_EQ(r.out, (std::vector<uint32_t>{7, 8, 9, 10, 0, 0, 0, 0, 21, 22, 23, 24, 0, 0, 0, 0, 7, 8, 9, 10}));
+}
+
 TEST(cluster, misuse_is_a_located_fault) {
     auto rank = run_cluster(".shared .b32 x;\nmov.u32 %r1, 0; mapa.shared::cluster.u32 %r2, %r1, 4;", 1, {4, 1, 1}, {1, 1, 1},
                             {4, 1, 1});
