@@ -166,6 +166,7 @@ void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         // CTA of ctaMask, each completing on that CTA's mbarrier at the
         // mbarrier's offset.
         uint64_t cta_mask = read(c, ins.ops[4], lane) & 0xFFFFu;
+        if (!mbar::cta_mask_fits(c, cta_mask, "cp.async.bulk .multicast::cluster", lane)) return;
         for (uint32_t rank = 0; cta_mask; ++rank, cta_mask >>= 1) {
             if (!(cta_mask & 1)) continue;
             uint64_t rdst, roff;

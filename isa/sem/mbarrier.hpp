@@ -71,6 +71,11 @@ std::string look(state& s, uint64_t, uint64_t);
 // offset (which would name the landing CTA). False after a located fault.
 bool defer(exec_context& c, uint64_t off, pending_write w, uint32_t lane);
 
+// A .multicast::cluster ctaMask may name only CTAs of the cluster (16 bits:
+// up to 16 CTAs in a non-portable cluster); false after a located fault
+// naming `op` and the first rank past the cluster.
+bool cta_mask_fits(exec_context& c, uint64_t mask, const char* op, uint32_t lane);
+
 // An asynchronous copy that completes through the mbarrier at shared
 // address `mbar`: its writes wait for the current phase to complete, and its
 // bytes count against the tx-count (which may complete the phase at once).

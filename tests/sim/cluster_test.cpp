@@ -296,6 +296,11 @@ TEST(cluster, misuse_is_a_located_fault) {
     auto alone = run_cluster(".shared .b32 x;\nmov.u32 %r1, x; mapa.shared::cluster.u32 %r2, %r1, 1;", 1, {2, 1, 1}, {1, 1, 1},
                              {0, 0, 0});
     EXPECT_EQ(alone.fault, "mapa to CTA rank 1 of a cluster of 1");
+    auto mask = run_cluster(".shared .align 8 .b64 bar;\n.shared .align 16 .b32 buf[4];\nmov.u32 %r1, bar; mov.u32 %r2, buf; "
+                            "mov.u16 %h1, 0x13;\ncp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+                            "[%r2], [%rd1], 16, [%r1], %h1;",
+                            4, {4, 1, 1}, {1, 1, 1}, {4, 1, 1});
+    EXPECT_EQ(mask.fault, "cp.async.bulk .multicast::cluster ctaMask 0x0013 names CTA rank 4 of a cluster of 4");
 }
 
 // Rank 1 waits at a CTA barrier that can never fill, so rank 0's cluster
