@@ -301,9 +301,21 @@ bool device::cluster_shape(const isa::exec_function& code, dim3 grid, const laun
         return fail(fmt::format("cluster dimensions {} differ from the kernel's .reqnctapercluster {}", text(c), text(required)));
     if (code.explicitcluster && !options.cluster.x && !has_required)
         return fail("the kernel is .explicitcluster but the launch gives no cluster dimensions");
-    uint32_t limit = model_.cluster.max_ctas_portable ? model_.cluster.max_ctas_portable : 8;
-    if (c.count() > limit)
-        return fail(fmt::format("a cluster of {} CTAs {} is larger than the portable limit of {}", c.count(), text(c), limit));
+    // The CUDA runtime's rule (cudaErrorInvalidClusterSize otherwise): up to
+    // the portable size always, past it only when the function allows
+    // non-portable sizes, and never past what the GPU supports. It holds for
+    // a .reqnctapercluster shape as much as for one given at launch.
+    uint32_t portable = model_.cluster.max_ctas_portable ? model_.cluster.max_ctas_portable : 8;
+    uint32_t most = std::max(portable, model_.cluster.max_ctas_nonportable);
+    if (c.count() > most)
+        return fail(fmt::format("a cluster of {} CTAs {} is larger than the modelled GPU's limit of {}{}", c.count(), text(c), most,
+                                most > portable ? " (non-portable)" : ""));
+    if (c.count() > portable && !options.non_portable_cluster_size)
+        return fail(fmt::format("a cluster of {} CTAs {} is larger than the portable limit of {}{}", c.count(), text(c), portable,
+                                most > portable ? fmt::format("; sizes up to {} need the launch's non_portable_cluster_size "
+                                                              "(cudaFuncAttributeNonPortableClusterSizeAllowed)",
+                                                              most)
+                                                : std::string()));
     if (code.maxclusterrank && c.count() > code.maxclusterrank)
         return fail(fmt::format("a cluster of {} CTAs {} is larger than the kernel's .maxclusterrank {}", c.count(), text(c),
                                 code.maxclusterrank));

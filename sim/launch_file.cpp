@@ -340,7 +340,8 @@ private:
         }
         for (auto& [k, v] : l.items())
             if (k != "kernel" && k != "grid" && k != "block" && k != "shared_bytes" && k != "args" && k != "malloc_heap_bytes" &&
-                k != "stack_bytes" && k != "registers_per_thread" && k != "cooperative" && k != "cluster")
+                k != "stack_bytes" && k != "registers_per_thread" && k != "cooperative" && k != "cluster" &&
+                k != "non_portable_cluster_size")
                 error(k, fmt::format("{}: unknown key '{}'", s.where, k));
         if (!l.contains("kernel") || !l["kernel"].is_string()) error("kernel", s.where + ": \"kernel\" names the entry to run");
         else s.kernel = l["kernel"];
@@ -364,9 +365,10 @@ private:
                 error("registers_per_thread", s.where + ": \"registers_per_thread\" is a register count from 1 to 255");
             else s.registers_per_thread = r.get<uint32_t>();
         }
-        if (l.contains("cooperative")) {
-            if (!l["cooperative"].is_boolean()) error("cooperative", s.where + ": \"cooperative\" is true or false");
-            else s.cooperative = l["cooperative"];
+        for (const char* key : {"cooperative", "non_portable_cluster_size"}) {
+            if (!l.contains(key)) continue;
+            if (!l[key].is_boolean()) error(key, fmt::format("{}: \"{}\" is true or false", s.where, key));
+            else (std::string_view(key) == "cooperative" ? s.cooperative : s.non_portable_cluster_size) = l[key].get<bool>();
         }
         if (l.contains("cluster")) s.cluster = dims(l["cluster"], s.where, "cluster");
         if (l.contains("args")) {

@@ -74,6 +74,7 @@ struct launch_spec {
     uint32_t registers_per_thread = 0;                        // 0: the kernel's .maxnreg, if any
     bool cooperative = false;                                 // cudaLaunchCooperativeKernel
     dim3 cluster{0, 0, 0};                                    // cudaLaunchAttributeClusterDimension; x == 0: none given
+    bool non_portable_cluster_size = false;                   // cudaFuncAttributeNonPortableClusterSizeAllowed
     std::vector<arg_spec> args;
     std::string where;
 };

@@ -200,6 +200,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         options.registers_per_thread = l.registers_per_thread;
         options.cooperative = l.cooperative;
         options.cluster = l.cluster;
+        options.non_portable_cluster_size = l.non_portable_cluster_size;
         launch_result r = dev.launch(*k, l.grid, l.block, l.shared_bytes, params, options, d);
         if (d.has_errors()) {
             print_diags(d, err);

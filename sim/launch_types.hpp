@@ -30,6 +30,11 @@ struct launch_options {
     // Thread-block cluster shape (cudaLaunchAttributeClusterDimension); x == 0:
     // the kernel's .reqnctapercluster, or no cluster (each CTA its own).
     dim3 cluster{0, 0, 0};
+    // As cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1):
+    // clusters past the portable size (8 CTAs), up to the model's non-portable
+    // limit (16 on Hopper), whether the shape comes from the launch or from
+    // the kernel's .reqnctapercluster.
+    bool non_portable_cluster_size = false;
     std::function<void(const std::string&)> print;  // device printf output; standard output when empty
 };
 

@@ -166,12 +166,13 @@ void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         // CTA of ctaMask, each completing on that CTA's mbarrier at the
         // mbarrier's offset.
         uint64_t cta_mask = read(c, ins.ops[4], lane) & 0xFFFFu;
+        if (!mbar::cta_mask_fits(c, cta_mask, "cp.async.bulk .multicast::cluster", lane)) return;
         for (uint32_t rank = 0; cta_mask; ++rank, cta_mask >>= 1) {
             if (!(cta_mask & 1)) continue;
             uint64_t rdst, roff;
             if (!c.map_shared_rank(dst, false, rank, lane, rdst) || !c.map_shared_rank(off, false, rank, lane, roff)) return;
             if (!check_destination(c, dsp, rdst, static_cast<uint32_t>(size), lane)) return;
-            c.mbarrier_writes(roff).push_back(pending_write{dsp, rdst, w.data});
+            if (!mbar::defer(c, roff, pending_write{dsp, rdst, w.data}, lane)) return;
             mbar::state before;
             if (!mbar::update(c, roff, lane, mbar::add_tx, size, /*complete_tx*/ 1, before)) return;
         }

@@ -105,10 +105,26 @@ bool update(exec_context& c, uint64_t offset, uint32_t lane, change_fn change, u
     return land(c, c.mbarrier_writes(offset), lane);
 }
 
+bool defer(exec_context& c, uint64_t off, pending_write w, uint32_t lane) {
+    if (w.sp == space::shared) {
+        uint32_t rank = 0;
+        if (!c.shared_rank(w.addr, false, lane, rank) || !c.map_shared_rank(w.addr, false, rank, lane, w.addr)) return false;
+    }
+    c.mbarrier_writes(off).push_back(std::move(w));
+    return true;
+}
+
+bool cta_mask_fits(exec_context& c, uint64_t mask, const char* op, uint32_t lane) {
+    const uint64_t ranks = c.special(special_reg::cluster_nctarank, lane);
+    if (ranks >= 64 || mask >> ranks == 0) return true;
+    c.fault(fault_kind::invalid_address, lane, mask,
+            fmt::format("{} ctaMask {:#06x} names CTA rank {} of a cluster of {}", op, mask, 63 - __builtin_clzll(mask), ranks));
+    return false;
+}
+
 bool track_copy(exec_context& c, uint64_t mbar, uint32_t lane, pending_write w, uint64_t bytes) {
     uint64_t off;
-    if (!locate(c, space::shared, mbar, lane, off)) return false;
-    c.mbarrier_writes(off).push_back(std::move(w));
+    if (!locate(c, space::shared, mbar, lane, off) || !defer(c, off, std::move(w), lane)) return false;
     state before;
     return update(c, off, lane, add_tx, bytes, /*complete_tx*/ 1, before);
 }

@@ -63,6 +63,19 @@ std::string add_tx(state& s, uint64_t bytes, uint64_t negative);
 std::string arrive(state& s, uint64_t count, uint64_t flags);
 std::string look(state& s, uint64_t, uint64_t);
 
+// Queues write `w` to land when the current phase of the mbarrier at shared
+// offset `off` completes. Another CTA of the cluster may complete that phase
+// (a remote arrive or complete_tx, a peer's multicast copy) and lands the
+// write in its own context, so a shared destination is kept as a
+// shared::cluster address naming its CTA, never as a bare shared::cta
+// offset (which would name the landing CTA). False after a located fault.
+bool defer(exec_context& c, uint64_t off, pending_write w, uint32_t lane);
+
+// A .multicast::cluster ctaMask may name only CTAs of the cluster (16 bits:
+// up to 16 CTAs in a non-portable cluster); false after a located fault
+// naming `op` and the first rank past the cluster.
+bool cta_mask_fits(exec_context& c, uint64_t mask, const char* op, uint32_t lane);
+
 // An asynchronous copy that completes through the mbarrier at shared
 // address `mbar`: its writes wait for the current phase to complete, and its
 // bytes count against the tx-count (which may complete the phase at once).

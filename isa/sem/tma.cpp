@@ -122,6 +122,7 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         // One destination, or with .multicast::cluster the same offsets in
         // every CTA of ctaMask, each completing on its own mbarrier there.
         uint64_t cta_mask = ins.flags & 1 ? read(c, ins.ops[4], lane) & 0xFFFFu : 0;
+        if (cta_mask && !mbar::cta_mask_fits(c, cta_mask, "cp.async.bulk.tensor .multicast::cluster", lane)) return;
         for (uint32_t rank = 0; rank < 16; ++rank) {
             uint64_t rdst = dst, roff = off;
             if (ins.flags & 1) {
@@ -133,7 +134,7 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
                 if (!c.load(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
                             scratch.data()))
                     return;
-            c.mbarrier_writes(roff).push_back(pending_write{space::shared, rdst, w.data});
+            if (!mbar::defer(c, roff, pending_write{space::shared, rdst, w.data}, lane)) return;
             mbar::state before;
             if (!mbar::update(c, roff, lane, mbar::add_tx, bytes, /*complete_tx*/ 1, before)) return;
             if (!(ins.flags & 1)) return;
