@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <climits>
 #include <utility>
+#include <vector>
 
 #include "isa/fp/dot.hpp"
+#include "isa/sem/mma_fast_sum.hpp"
 #include "isa/sem/operands.hpp"
 
 namespace ptxsim::isa::sem::mma {
@@ -67,13 +69,22 @@ void compute(const product& p, const uint64_t* a, const uint64_t* b, const uint6
     }
     fp::exact_sum acc(format_of(p.a), format_of(p.b), format_of(p.c), static_cast<int>(p.k) + 1);
     const fp::format& out = format_of(p.d);
+    auto exact = [&](uint32_t r, uint32_t n) {
+        acc.clear();
+        for (uint32_t k = 0; k < p.k; ++k) acc.add_product(a[r * p.k + k], b[k * p.n + n]);
+        acc.add(c[r * p.n + n]);
+        d[r * p.n + n] = acc.round(out, p.rnd);
+    };
+    // The fast route gives the same bits where it applies (mma_fast_sum.hpp).
+    thread_local std::vector<uint8_t> slow;
+    if (compute_fast(p, a, b, c, d, slow)) {
+        for (uint32_t r = 0; r < p.m; ++r)
+            for (uint32_t n = 0; n < p.n; ++n)
+                if (slow[r * p.n + n]) exact(r, n);
+        return;
+    }
     for (uint32_t r = 0; r < p.m; ++r)
-        for (uint32_t n = 0; n < p.n; ++n) {
-            acc.clear();
-            for (uint32_t k = 0; k < p.k; ++k) acc.add_product(a[r * p.k + k], b[k * p.n + n]);
-            acc.add(c[r * p.n + n]);
-            d[r * p.n + n] = acc.round(out, p.rnd);
-        }
+        for (uint32_t n = 0; n < p.n; ++n) exact(r, n);
 }
 
 } // namespace ptxsim::isa::sem::mma
