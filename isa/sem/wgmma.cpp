@@ -25,6 +25,7 @@
 #include "isa/sem/warp_collective.hpp"
 #include "isa/sem/wgmma_group.hpp"
 #include "isa/sem/wgmma_layout.hpp"
+#include "isa/sem/wgmma_slice.hpp"
 
 namespace ptxsim::isa::sem {
 namespace {
@@ -47,61 +48,11 @@ config unpack(const exec_instruction& ins) {
 
 bool is_float(etype t) { return !mma::is_integer(t); }
 
-// The sign bit of an element as the compute step sees it (tf32: 19 bits).
-uint64_t sign_bit(etype t) {
-    switch (t) {
-    case etype::f16: case etype::bf16: return 0x8000;
-    case etype::tf32: return 1u << 18;
-    case etype::e4m3: case etype::e5m2: return 0x80;
-    default: return 0;
-    }
-}
-
-// The linear warp index of the warp in its CTA (lane 0 stands for all).
-uint32_t warp_in_cta(exec_context& c) {
-    const uint64_t x = c.special(special_reg::tid_x, 0), y = c.special(special_reg::tid_y, 0), z = c.special(special_reg::tid_z, 0);
-    const uint64_t nx = c.special(special_reg::ntid_x, 0), ny = c.special(special_reg::ntid_y, 0);
-    return static_cast<uint32_t>((x + nx * (y + ny * z)) / warp_size);
-}
-
-// Element (mn, k) of a K x N (B) or M x K (A) operand behind descriptor `d`.
-// `trans`: the MN-major layout (16-bit types only).
-bool load_element(exec_context& c, const wgmma::descriptor& d, etype t, bool trans, uint32_t mn, uint32_t k, uint64_t& out) {
-    const uint32_t bits = mma::element_bits(t);
-    uint64_t a;
-    if (trans) a = wgmma::mn_major(d, mn * bits / 8, k);
-    else a = wgmma::k_major(d, mn, k * bits / 8);
-    a = wgmma::swizzled(a, d.mode);
-    const uint32_t bytes = bits < 8 ? 1 : bits / 8;
-    uint64_t v = 0;
-    if (!c.load(space::shared, a, bytes, 0, &v)) return false;
-    if (t == etype::b1) v = (v >> (k % 8)) & 1;
-    if (t == etype::tf32) v = (v >> 13) & 0x7FFFF;
-    out = v;
-    return true;
-}
-
-bool read_descriptor(exec_context& c, const exec_operand& o, wgmma::descriptor& d) {
-    d = wgmma::decode_descriptor(read(c, o, 0));
-    // The ISA asks for base offset (start >> 7) & 7 when a swizzled matrix
-    // does not start on its pattern's boundary: the row of the pattern the
-    // start address falls in. ptxsim swizzles on absolute shared addresses,
-    // which is exactly that phase, so 0 and that value mean the same here.
-    // Any other value asks for a phase shift whose effect the ISA does not
-    // define in a form we could check without a GPU.
-    if (d.base_offset == 0 || (d.mode != wgmma::swizzle::none && d.base_offset == ((d.start >> 7) & 7))) return true;
-    c.fault(fault_kind::unsupported, 0, d.start,
-            fmt::format("a wgmma descriptor with matrix base offset {} for start address {:#x} (the ISA's value is {}) is not "
-                        "implemented yet",
-                        d.base_offset, d.start, (d.start >> 7) & 7));
-    return false;
-}
-
 void mma_async_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!whole_warp(c, mask, "wgmma.mma_async")) return;
     const config cf = unpack(ins);
-    const uint32_t row0 = 16 * (warp_in_cta(c) % 4), n = cf.n, k = cf.k;
-    std::vector<uint64_t> a(16 * k), b(k * n), cm(16 * n), dm(16 * n);
+    const uint32_t row0 = wgmma::first_row(c), n = cf.n, k = cf.k;
+    std::vector<uint64_t> a(16 * k), b(k * n), cm, dm(16 * n);
     // A: this warp's 16 rows, from its registers (the mma m16nXk fragment
     // pattern) or from shared memory.
     if (cf.flags & a_regs) {
@@ -115,54 +66,24 @@ void mma_async_handler(exec_context& c, const exec_instruction& ins, uint32_t ma
             }
     } else {
         wgmma::descriptor d;
-        if (!read_descriptor(c, ins.ops[1], d)) return;
+        if (!wgmma::read_descriptor(c, ins.ops[1], d)) return;
         for (uint32_t r = 0; r < 16; ++r)
             for (uint32_t kk = 0; kk < k; ++kk)
-                if (!load_element(c, d, cf.a, cf.flags & trans_a, row0 + r, kk, a[r * k + kk])) return;
+                if (!wgmma::load_element(c, d, cf.a, cf.flags & trans_a, row0 + r, kk, a[r * k + kk])) return;
     }
     wgmma::descriptor bd;
-    if (!read_descriptor(c, ins.ops[2], bd)) return;
+    if (!wgmma::read_descriptor(c, ins.ops[2], bd)) return;
     for (uint32_t col = 0; col < n; ++col)
         for (uint32_t kk = 0; kk < k; ++kk)
-            if (!load_element(c, bd, cf.b, cf.flags & trans_b, col, kk, b[kk * n + col])) return;
+            if (!wgmma::load_element(c, bd, cf.b, cf.flags & trans_b, col, kk, b[kk * n + col])) return;
     if (cf.flags & neg_a)
-        for (auto& v : a) v ^= sign_bit(cf.a);
+        for (auto& v : a) v ^= wgmma::sign_bit(cf.a);
     if (cf.flags & neg_b)
-        for (auto& v : b) v ^= sign_bit(cf.b);
-    // C: the accumulators' newest values (a pending wgmma's result counts),
-    // or -0 / 0 when scale-d is false.
-    wgmma_warp_state& st = c.wgmma_state();
-    const exec_operand& dop = ins.ops[0];
-    const uint32_t per = mma::per_register(cf.d), bits = mma::element_bits(cf.d);
-    const bool scale_d = read(c, ins.ops[3], 0) & 1;
-    const uint64_t neutral = cf.d == etype::f32 ? 0x80000000u : cf.d == etype::f16 ? 0x8000u : 0;
-    for (uint32_t lane = 0; lane < warp_size; ++lane)
-        for (uint32_t i = 0; i < 16 * n / warp_size; ++i) {
-            auto p = wgmma::d_element(lane, i);
-            uint64_t v = neutral;
-            if (scale_d) {
-                const uint32_t slot = vec_slot(dop, i / per);
-                uint64_t reg = 0;
-                if (slot != no_slot) {
-                    const wgmma_write* w = st.newest(slot);
-                    reg = w ? w->value[lane] : c.reg(slot, lane);
-                }
-                v = (reg >> ((i % per) * bits)) & mask_bits(bits);
-            }
-            cm[p.row * n + p.col] = v;
-        }
+        for (auto& v : b) v ^= wgmma::sign_bit(cf.b);
+    wgmma::read_accumulators(c, ins.ops[0], cf.d, n, read(c, ins.ops[3], 0) & 1, cm);
     const mma::product prod{cf.a, cf.b, cf.d, cf.d, 16, n, k, (cf.flags & satfinite) != 0, false, fp::rounding::rn};
     mma::compute(prod, a.data(), b.data(), cm.data(), dm.data());
-    // The results wait in the open group.
-    std::vector<wgmma_write> writes(dop.count);
-    for (uint32_t r = 0; r < dop.count; ++r) writes[r].slot = vec_slot(dop, r);
-    for (uint32_t lane = 0; lane < warp_size; ++lane)
-        for (uint32_t i = 0; i < 16 * n / warp_size; ++i) {
-            auto p = wgmma::d_element(lane, i);
-            writes[i / per].value[lane] |= (dm[p.row * n + p.col] & mask_bits(bits)) << ((i % per) * bits);
-        }
-    for (auto& w : writes)
-        if (w.slot != no_slot) st.open.push_back(w);
+    wgmma::queue_results(c, ins.ops[0], cf.d, n, dm); // the results wait in the open group
 }
 
 // The type combinations and N values ptxas accepts (PTX ISA wgmma table).
