@@ -39,7 +39,7 @@ std::optional<matched_instruction> match(const parser::module& m, const parser::
         bool same_key = true;
         for (size_t i = 0; i < key_len && same_key; ++i) same_key = row->key_words[i] == words[i];
         if (!same_key) continue;
-        matched_instruction out{row, {}};
+        matched_instruction out{row, {}, &ins};
         std::vector<uint32_t> counts(row->groups.size(), 0);
         bool ok = true;
         for (size_t i = key_len; i < words.size() && ok; ++i) {

@@ -18,6 +18,10 @@ struct matched_instruction {
         std::string_view text;
     };
     std::vector<modifier> mods; // in source order, key words excluded
+    // The instruction itself, for the rare decoder that needs an operand
+    // past the eight an exec_instruction holds (wgmma.mma_async.sp's
+    // imm-trans-a/b are its ninth and tenth).
+    const parser::instruction* source = nullptr;
 
     bool has(std::string_view group) const;
     bool has_mod(std::string_view text) const;
