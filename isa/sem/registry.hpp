@@ -42,6 +42,7 @@ std::span<const entry> multimem_entries();
 std::span<const entry> texture_entries();
 std::span<const entry> surface_entries();
 std::span<const entry> mma_entries();    // isa/sem/mma.cpp
+std::span<const entry> mma_sparse_entries(); // mma.sp, mma.sp::ordered_metadata
 std::span<const entry> matrix_entries(); // ldmatrix, stmatrix, movmatrix
 std::span<const entry> wmma_entries();   // wmma.load, wmma.store, wmma.mma
 std::span<const entry> cluster_entries(); // barrier.cluster, mapa, getctarank, st.async, red.async
