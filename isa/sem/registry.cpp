@@ -11,7 +11,8 @@ decoder find_decoder(std::string_view key) {
                        cvt_entries(), warp_entries(), bits_entries(), approx_entries(), float_misc_entries(), carry_entries(),
                        video_entries(), mbarrier_entries(), async_copy_entries(),
                        tma_entries(), multimem_entries(), texture_entries(), surface_entries(),
-                       mma_entries(), mma_sparse_entries(), matrix_entries(), wmma_entries(), cluster_entries(), wgmma_entries()})
+                       mma_entries(), mma_sparse_entries(), matrix_entries(), wmma_entries(), cluster_entries(), wgmma_entries(),
+                       wgmma_sparse_entries()})
         for (const auto& e : table)
             if (key == e.key) return e.fn;
     return nullptr;

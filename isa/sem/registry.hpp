@@ -47,6 +47,7 @@ std::span<const entry> matrix_entries(); // ldmatrix, stmatrix, movmatrix
 std::span<const entry> wmma_entries();   // wmma.load, wmma.store, wmma.mma
 std::span<const entry> cluster_entries(); // barrier.cluster, mapa, getctarank, st.async, red.async
 std::span<const entry> wgmma_entries();  // wgmma.mma_async, fence, commit_group, wait_group
+std::span<const entry> wgmma_sparse_entries(); // wgmma.mma_async.sp
 // rcp/sqrt/div .approx and div.full (isa/sem/approx.cpp).
 std::string decode_approx(const matched_instruction& m, exec_instruction& out);
 

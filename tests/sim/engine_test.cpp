@@ -206,14 +206,14 @@ TEST(engine, an_instruction_that_cannot_run_yet_faults_with_its_location) {
     .reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<2>;
     .reg .f32 %f<4>;
     mov.f32 %f1, 0f3F800000;
-    wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;
+    brkpt;
     ret;)");
     sim::launch_result r;
     f.run({1}, {1}, 1, &r);
     ASSERT_TRUE(r.fault);
     EXPECT_EQ(r.fault->kind, "unsupported instruction");
     EXPECT_EQ(r.fault->ptx_line, 10u);
-    EXPECT_EQ(r.fault->message, "'wgmma.mma_async.sp' is not implemented yet");
+    EXPECT_EQ(r.fault->message, "'brkpt' is not implemented yet");
 }
 
 TEST(engine, runaway_kernel_stops_at_the_budget) {
