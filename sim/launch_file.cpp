@@ -544,7 +544,8 @@ private:
         for (auto& [name, e] : j.items()) {
             expect_spec s;
             s.buffer = name;
-            if (!has_buffer(f, name)) {
+            const buffer_spec* b = find_buffer(f, name);
+            if (!b) {
                 error(name, fmt::format("expect names an unknown buffer '{}'", name));
                 continue;
             }
@@ -553,8 +554,9 @@ private:
                 continue;
             }
             for (auto& [k, v] : e.items())
-                if (k != "file" && k != "values" && k != "max_ulp" && k != "comment")
-                    error(k, fmt::format("expect '{}': unknown key '{}' (expected file, values, max_ulp)", name, k), "expect");
+                if (k != "file" && k != "values" && k != "max_ulp" && k != "max_abs" && k != "max_rel" && k != "comment")
+                    error(k, fmt::format("expect '{}': unknown key '{}' (expected file, values, max_ulp, max_abs, max_rel)", name, k),
+                          "expect");
             if (e.contains("file")) {
                 if (!e["file"].is_string()) error(name, "expect: \"file\" is a path");
                 else s.file = resolve(e["file"]);
@@ -573,6 +575,14 @@ private:
             if (e.contains("max_ulp")) {
                 if (!e["max_ulp"].is_number_unsigned()) error(name, "expect: \"max_ulp\" is a non-negative integer");
                 else s.max_ulp = e["max_ulp"];
+            }
+            const bool is_float = b->type[0] == 'f' || b->type == "bf16";
+            for (auto [key, bound] : {std::pair{"max_abs", &s.max_abs}, std::pair{"max_rel", &s.max_rel}}) {
+                if (!e.contains(key)) continue;
+                double v;
+                if (!is_float) error(key, fmt::format("expect '{}': \"{}\" applies to float buffers; '{}' is {}", name, key, name, b->type), "expect");
+                else if (!number(e[key], v) || !(v >= 0) || std::isinf(v)) error(key, fmt::format("expect '{}': \"{}\" is a non-negative number", name, key), "expect");
+                else *bound = v;
             }
             f.expects.push_back(s);
         }

@@ -84,6 +84,10 @@ struct expect_spec {
     std::string file;                  // resolved path, or empty
     std::vector<double> values;        // when no file
     uint64_t max_ulp = 0;
+    // Float buffers: an element also passes when |got - want| <= max_abs or
+    // <= max_rel * |want| (0: not used), for results that are not bit-exact
+    // by design (approximate functions, unspecified summation order).
+    double max_abs = 0, max_rel = 0;
 };
 
 // A module variable set before the first launch, as cudaMemcpyToSymbol does.

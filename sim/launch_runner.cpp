@@ -36,6 +36,13 @@ uint64_t ulp_distance(const std::string& type, uint64_t a, uint64_t b) {
     return static_cast<uint64_t>(x > y ? x - y : y - x);
 }
 
+// How far a float element is from its expectation, with the bounds it missed.
+std::string float_gap(uint64_t dist, double diff, const expect_spec& e) {
+    std::string s = fmt::format(", {} ulp apart (max_ulp {})", dist, e.max_ulp);
+    if (e.max_abs > 0 || e.max_rel > 0) s += fmt::format(", |difference| {:.3g} (max_abs {:g}, max_rel {:g})", diff, e.max_abs, e.max_rel);
+    return s;
+}
+
 // An element as text: integers exactly (a double would round 64-bit ones).
 std::string shown(const std::string& type, uint64_t bits) {
     if (type[0] == 'u') return fmt::format("{}", bits);
@@ -267,10 +274,17 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             std::memcpy(&exp, want.data() + i * spec.elem_bytes, spec.elem_bytes);
             uint64_t dist = is_float ? ulp_distance(spec.type, got, exp) : (got == exp ? 0 : ~0ull);
             if (dist <= e.max_ulp) continue;
+            double diff = 0;
+            if (is_float) {
+                const double g = decode_value(spec.type, got), w = decode_value(spec.type, exp);
+                diff = std::abs(g - w);
+                // Infinities and NaNs must match by bits (max_ulp) alone.
+                const bool finite = std::isfinite(g) && std::isfinite(w);
+                if (finite && (diff <= e.max_abs || diff <= e.max_rel * std::abs(w))) continue;
+            }
             if (mismatches++ < 10)
                 err << fmt::format("mismatch: {}[{}] = {} (0x{:x}), expected {} (0x{:x}){}\n", e.buffer, i, shown(spec.type, got),
-                                   got, shown(spec.type, exp), exp,
-                                   is_float ? fmt::format(", {} ulp apart (max_ulp {})", dist, e.max_ulp) : std::string());
+                                   got, shown(spec.type, exp), exp, is_float ? float_gap(dist, diff, e) : std::string());
         }
         if (mismatches) {
             err << fmt::format("{}: {} of {} elements of '{}' differ from the expected values\n", f.path, mismatches, spec.count, e.buffer);

@@ -1,6 +1,7 @@
 // The kernel suite (kernels/<name>/launch.json): CUDA C compiled by nvcc 13,
 // run by `ptxsim run` on one and on two host threads, must match its CPU
-// reference bit for bit.
+// reference: bit for bit, or within the launch file's max_abs where the
+// result is not bit-exact by design (attention_decode's ex2.approx).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -39,7 +40,7 @@ TEST_P(kernel_suite, matches_its_reference_on_two_host_threads) {
 INSTANTIATE_TEST_SUITE_P(kernels, kernel_suite, testing::ValuesIn(launch_files()),
                          [](const testing::TestParamInfo<std::string>& i) { return i.param; });
 
-TEST(kernel_suite_size, has_the_kernels_it_promises) { EXPECT_GE(launch_files().size(), 43u); }
+TEST(kernel_suite_size, has_the_kernels_it_promises) { EXPECT_GE(launch_files().size(), 44u); }
 
 } // namespace
 } // namespace ptxsim::test

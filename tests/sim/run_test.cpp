@@ -200,7 +200,56 @@ TEST(run, expect_entries_reject_unknown_keys) {
     auto r = run_ptxsim("run '" + f + "'");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find(":2:"), std::string::npos) << r.err; // at the expect entry's line
-    EXPECT_NE(r.err.find("expect 'y': unknown key 'max_ulps' (expected file, values, max_ulp)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("expect 'y': unknown key 'max_ulps' (expected file, values, max_ulp, max_abs, max_rel)"), std::string::npos) << r.err;
+}
+
+// saxpy with a = 3 over x = 1, y = 0 leaves y = {3, 3}; the expectation is
+// off by {0.5, 0.25} (max_abs) or {0.3, 0.2} (max_rel against 3.3 and 2.8).
+run_result saxpy_expecting(const std::string& name, const std::string& expect) {
+    std::string ptx = source_dir() + "/kernels/saxpy/saxpy.sm_90a.ptx";
+    std::string f = temp_file(name, "{\"module\": \"" + ptx + "\", \"buffers\": {\"x\": {\"type\": \"f32\", \"count\": 2, \"init\": {\"fill\": 1}},"
+                                    " \"y\": {\"type\": \"f32\", \"count\": 2}, \"n\": {\"type\": \"u32\", \"count\": 1}},"
+                                    " \"launches\": [{\"kernel\": \"saxpy\", \"block\": 32,"
+                                    " \"args\": [{\"s32\": 2}, {\"f32\": 3}, {\"buffer\": \"x\"}, {\"buffer\": \"y\"}]}],\n"
+                                    " \"expect\": {" + expect + "}}");
+    return run_ptxsim("run '" + f + "'");
+}
+
+TEST(run, max_abs_and_max_rel_accept_elements_within_either_bound) {
+    auto r = saxpy_expecting("ptxsim_run_abs_ok.json", "\"y\": {\"values\": [3.5, 2.75], \"max_abs\": 0.5}");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("y: all 2 elements match"), std::string::npos) << r.out;
+    r = saxpy_expecting("ptxsim_run_rel_ok.json", "\"y\": {\"values\": [3.3, 2.8], \"max_rel\": 0.1}");
+    EXPECT_EQ(r.status, 0) << r.err;
+    r = saxpy_expecting("ptxsim_run_both_ok.json", "\"y\": {\"values\": [3.3, 2.75], \"max_abs\": 0.25, \"max_rel\": 0.1}");
+    EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST(run, max_abs_and_max_rel_report_the_difference_they_miss) {
+    auto r = saxpy_expecting("ptxsim_run_abs_bad.json", "\"y\": {\"values\": [3.5, 2.75], \"max_abs\": 0.4}");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("mismatch: y[0] = 3 (0x40400000), expected 3.5 (0x40600000), 2097152 ulp apart (max_ulp 0), "
+                         "|difference| 0.5 (max_abs 0.4, max_rel 0)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("1 of 2 elements of 'y' differ"), std::string::npos) << r.err;
+    r = saxpy_expecting("ptxsim_run_rel_bad.json", "\"y\": {\"values\": [3.3, 2.8], \"max_rel\": 0.09}");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("mismatch: y[0] = 3 (0x40400000), expected 3.299999952316284 (0x40533333)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("|difference| 0.3 (max_abs 0, max_rel 0.09)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 of 2 elements of 'y' differ"), std::string::npos) << r.err;
+}
+
+TEST(run, max_abs_and_max_rel_need_float_buffers_and_non_negative_numbers) {
+    auto r = saxpy_expecting("ptxsim_run_abs_int.json", "\"n\": {\"values\": [0], \"max_abs\": 1}");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("expect 'n': \"max_abs\" applies to float buffers; 'n' is u32"), std::string::npos) << r.err;
+    r = saxpy_expecting("ptxsim_run_rel_neg.json", "\"y\": {\"values\": [3, 3], \"max_rel\": -0.5}");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("expect 'y': \"max_rel\" is a non-negative number"), std::string::npos) << r.err;
+    r = saxpy_expecting("ptxsim_run_abs_str.json", "\"y\": {\"values\": [3, 3], \"max_abs\": \"1e-3\"}");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("expect 'y': \"max_abs\" is a non-negative number"), std::string::npos) << r.err;
 }
 
 } // namespace
