@@ -477,8 +477,12 @@ private:
         }
         // Pipes (setp p|q, shfl d|p) expand into their two destinations.
         uint32_t n = 0;
+        bool dropped = false; // operands past the eight an exec_instruction holds
         for (const auto& op : ins.operands) {
-            if (n >= e.ops.size()) break;
+            if (n >= e.ops.size()) {
+                dropped = true;
+                break;
+            }
             data_type t = n == 0 ? e.type : source_type;
             if (op.kind == operand_kind::pipe) {
                 if (n == 0) e.dest_pair = true;
@@ -492,7 +496,10 @@ private:
             // [tex, {x, y}]) follow it as operands of their own.
             if (op.kind == operand_kind::address)
                 for (const auto& part : op.elems) {
-                    if (n >= e.ops.size()) break;
+                    if (n >= e.ops.size()) {
+                        dropped = true;
+                        break;
+                    }
                     e.ops[n++] = operand(part, ins, t);
                 }
         }
@@ -503,6 +510,11 @@ private:
             auto dec = sem::find_decoder(matched->row->key);
             if (!dec) why = fmt::format("'{}' is not implemented yet", matched->row->key);
             else why = dec(*matched, e);
+            // Only decoders that read the parsed instruction themselves may
+            // see more operands than the eight kept here; anywhere else a
+            // dropped operand would be silently ignored.
+            if (why.empty() && dropped && matched->row->key != "wgmma.mma_async.sp")
+                why = fmt::format("'{}' with more than {} operands is not implemented yet", matched->row->key, e.ops.size());
         }
         // CC.CF of the carry forms (add.cc, addc, madc ...) is per thread:
         // one hidden predicate slot per function, in the frame like any predicate.

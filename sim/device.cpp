@@ -1,5 +1,7 @@
 #include "sim/device.hpp"
 
+#include "isa/sem/registry.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -379,9 +381,14 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
         req.envreg[2] = static_cast<uint32_t>(grid_barrier);
     }
     req.registers_per_thread = registers;
-    if (!registers && block.count()) // unknown: the most one CTA could have, a multiple of 8, at most 255
+    if (!registers && block.count()) { // unknown: the most one CTA could have, a multiple of 8, at most 255
         req.registers_per_thread = static_cast<uint32_t>(std::min<uint64_t>(
             255 / 8 * 8, model_.sm.registers_per_sm / (((block.count() + 31) / 32) * 32) / 8 * 8));
+        // A kernel that takes registers with setmaxnreg.inc was compiled to
+        // start at or below every count it asks for, so the guess is no higher.
+        for (const auto& ins : code->code)
+            if (uint32_t n = isa::sem::setmaxnreg_inc_count(ins); n && n < req.registers_per_thread) req.registers_per_thread = n;
+    }
     req.options = options;
     req.print = options.print ? options.print : [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
     // Every function becomes part of the program (calls may reach any of them).

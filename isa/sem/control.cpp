@@ -67,6 +67,13 @@ std::string dec_griddepcontrol(const matched_instruction&, exec_instruction& out
 void setmaxnreg_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     c.set_max_registers(static_cast<uint32_t>(ins.ops[0].imm), ins.flags != 0, mask);
 }
+} // namespace
+
+uint32_t setmaxnreg_inc_count(const exec_instruction& ins) {
+    return ins.run == setmaxnreg_handler && ins.flags ? static_cast<uint32_t>(ins.ops[0].imm) : 0;
+}
+
+namespace {
 std::string dec_setmaxnreg(const matched_instruction& m, exec_instruction& out) {
     if (out.ops[0].kind != opnd::imm || out.ops[0].imm < 24 || out.ops[0].imm > 256 || out.ops[0].imm % 8)
         return "setmaxnreg takes a register count that is a multiple of 8 from 24 to 256";

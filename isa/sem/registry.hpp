@@ -75,6 +75,9 @@ std::string decode_float(const matched_instruction& m, exec_instruction& out);
 using rmw_fn = uint64_t (*)(uint64_t old, uint64_t value, uint64_t unused);
 rmw_fn reduction_update(std::string_view op, parser::data_type type);
 
+// The register count a `setmaxnreg.inc` asks for; 0 for any other instruction.
+uint32_t setmaxnreg_inc_count(const exec_instruction& ins);
+
 // The handler for instructions that cannot run yet: faults with the reason.
 void not_implemented(exec_context& ctx, const exec_instruction& ins, uint32_t mask);
 

@@ -326,10 +326,28 @@ DONE:
 }
 
 TEST(semantics_async, setmaxnreg_misuse_faults_and_an_uncovered_inc_deadlocks) {
-    auto down = run_kernel_body("setmaxnreg.inc.sync.aligned.u32 40;", 1, 128);
-    EXPECT_NE(down.fault.find("setmaxnreg.inc 40 when the warp has 248 registers per thread"), std::string::npos) << down.fault;
+    auto up = run_kernel_body("setmaxnreg.dec.sync.aligned.u32 256;", 1, 128);
+    EXPECT_NE(up.fault.find("setmaxnreg.dec 256 when the warp has 248 registers per thread"), std::string::npos) << up.fault;
     auto stuck = run_kernel_body("setmaxnreg.inc.sync.aligned.u32 256;", 1, 384);
     EXPECT_NE(stuck.fault.find("every warp is blocked"), std::string::npos) << stuck.fault;
+}
+
+// With no register count from the launch or .maxnreg, a 256-thread CTA
+// would start at 248; a kernel whose consumers ask for 240 was compiled to
+// start below that, so the start is lowered to 240 and the .inc is valid.
+TEST(semantics_async, setmaxnreg_inc_bounds_the_unknown_starting_count) {
+    auto r = run_kernel_body(R"(
+mov.u32 %r1, %tid.x;
+setp.ge.u32 %p1, %r1, 128;
+@%p1 bra CONSUMER;
+setmaxnreg.dec.sync.aligned.u32 24;
+bra DONE;
+CONSUMER:
+setmaxnreg.inc.sync.aligned.u32 240;
+DONE:
+)",
+                             1, 256);
+    EXPECT_EQ(r.fault, "");
 }
 
 } // namespace
