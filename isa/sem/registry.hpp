@@ -38,6 +38,8 @@ std::span<const entry> video_entries();
 std::span<const entry> mbarrier_entries();
 std::span<const entry> async_copy_entries();
 std::span<const entry> tma_entries();
+std::span<const entry> tma_reduce_entries(); // cp.reduce.async.bulk.tensor
+std::span<const entry> tensormap_entries();  // tensormap.replace, tensormap.cp_fenceproxy
 std::span<const entry> multimem_entries();
 std::span<const entry> texture_entries();
 std::span<const entry> surface_entries();
