@@ -10,11 +10,16 @@
 namespace ptxsim::sim {
 namespace {
 
-// The 128 bytes of a {"tensormap"} value (cuTensorMapEncodeTiled over the
-// buffer's address), or why the driver would refuse the parameters.
+// The 128 bytes of a {"tensormap"} value (cuTensorMapEncodeTiled or
+// cuTensorMapEncodeIm2col over the buffer's address), or why the driver
+// would refuse the parameters.
 std::string encode_tensormap(const tensormap_spec& t, uint64_t address, std::vector<uint8_t>& out) {
     const uint32_t rank = static_cast<uint32_t>(t.dims.size());
-    if (t.box.size() != rank) return fmt::format("\"box\" has {} entries for {} dimensions", t.box.size(), rank);
+    if (!t.im2col && t.box.size() != rank) return fmt::format("\"box\" has {} entries for {} dimensions", t.box.size(), rank);
+    if (t.im2col && (rank < 3 || rank > 5)) return fmt::format("an im2col tensor map has rank 3, 4 or 5 (not {})", rank);
+    if (t.im2col && (t.lower_corner.size() + 2 != rank || t.upper_corner.size() + 2 != rank))
+        return fmt::format("\"lower_corner\" and \"upper_corner\" each need one entry per dimension but C and N ({} for {} dimensions)",
+                           rank - 2, rank);
     if (!t.element_strides.empty() && t.element_strides.size() != rank)
         return fmt::format("\"element_strides\" has {} entries for {} dimensions", t.element_strides.size(), rank);
     if (!t.strides.empty() && t.strides.size() + 1 != rank)
@@ -29,10 +34,14 @@ std::string encode_tensormap(const tensormap_spec& t, uint64_t address, std::vec
     es.resize(rank, 1);
     std::vector<uint32_t> box(t.box.begin(), t.box.end());
     isa::tensor_map_bytes bytes;
-    std::string problem = isa::encode_tiled(bytes, type, rank, address, t.dims.data(), strides.data(), box.data(), es.data(),
-                                            isa::tma_interleave::none, *isa::tma_swizzle_named(t.swizzle),
-                                            static_cast<isa::tma_l2_promotion>(t.l2_promotion),
-                                            t.nan_fill ? isa::tma_oob_fill::nan_request_zero_fma : isa::tma_oob_fill::zero);
+    const auto swizzle = *isa::tma_swizzle_named(t.swizzle);
+    const auto l2 = static_cast<isa::tma_l2_promotion>(t.l2_promotion);
+    const auto oob = t.nan_fill ? isa::tma_oob_fill::nan_request_zero_fma : isa::tma_oob_fill::zero;
+    std::string problem =
+        t.im2col ? isa::encode_im2col(bytes, type, rank, address, t.dims.data(), strides.data(), t.lower_corner.data(), t.upper_corner.data(),
+                                      t.channels_per_pixel, t.pixels_per_column, es.data(), isa::tma_interleave::none, swizzle, l2, oob)
+                 : isa::encode_tiled(bytes, type, rank, address, t.dims.data(), strides.data(), box.data(), es.data(),
+                                     isa::tma_interleave::none, swizzle, l2, oob);
     out.assign(bytes.begin(), bytes.end());
     return problem;
 }

@@ -379,7 +379,7 @@ private:
         return s;
     }
 
-    // {"buffer", "offset", "type", "dims", "strides", "box", "element_strides", "swizzle", "l2_promotion", "oob_fill"}
+    // {"buffer", "offset", "type", "dims", "strides", "box" | "im2col", "element_strides", "swizzle", "l2_promotion", "oob_fill"}
     arg_spec tensormap(const json& t, const std::string& where, const launch_file& f, arg_spec& s) {
         s.k = arg_spec::kind::tensormap;
         if (!t.is_object()) {
@@ -388,7 +388,7 @@ private:
         }
         for (auto& [k, v] : t.items())
             if (k != "buffer" && k != "offset" && k != "type" && k != "dims" && k != "strides" && k != "box" && k != "element_strides" &&
-                k != "swizzle" && k != "l2_promotion" && k != "oob_fill")
+                k != "swizzle" && k != "l2_promotion" && k != "oob_fill" && k != "im2col")
                 error(k, fmt::format("{}: unknown key '{}'", where, k));
         if (!t.contains("buffer") || !t["buffer"].is_string() || !has_buffer(f, t["buffer"]))
             error("tensormap", fmt::format("{}: \"buffer\" names the tensor's buffer", where));
@@ -412,7 +412,12 @@ private:
             }
         };
         numbers("dims", s.tmap.dims, true);
-        numbers("box", s.tmap.box, true);
+        if (t.contains("im2col")) {
+            if (t.contains("box")) error("box", where + ": an im2col map has no \"box\" (its \"im2col\" says what a copy loads)");
+            im2col(t["im2col"], where + ".im2col", s.tmap);
+        } else {
+            numbers("box", s.tmap.box, true);
+        }
         numbers("strides", s.tmap.strides, false);
         numbers("element_strides", s.tmap.element_strides, false);
         if (t.contains("swizzle")) {
@@ -456,6 +461,36 @@ private:
             else s.align = n.get<uint32_t>();
         }
         return s;
+    }
+
+    // {"lower_corner": [...], "upper_corner": [...], "channels_per_pixel": n, "pixels_per_column": n}
+    void im2col(const json& t, const std::string& where, tensormap_spec& m) {
+        m.im2col = true;
+        if (!t.is_object()) {
+            error("im2col", where + " is an object: {\"lower_corner\", \"upper_corner\", \"channels_per_pixel\", \"pixels_per_column\"}");
+            return;
+        }
+        for (auto& [k, v] : t.items())
+            if (k != "lower_corner" && k != "upper_corner" && k != "channels_per_pixel" && k != "pixels_per_column")
+                error(k, fmt::format("{}: unknown key '{}'", where, k));
+        for (const char* key : {"lower_corner", "upper_corner"}) {
+            auto& out = std::string(key) == "lower_corner" ? m.lower_corner : m.upper_corner;
+            if (!t.contains(key) || !t[key].is_array() || t[key].empty() || t[key].size() > 3) {
+                error(key, fmt::format("{}: \"{}\" is a list of 1 to 3 offsets (W, H, D)", where, key));
+                continue;
+            }
+            for (auto& n : t[key]) {
+                if (!n.is_number_integer()) {
+                    error(key, fmt::format("{}: \"{}\" holds integers", where, key));
+                    break;
+                }
+                out.push_back(n.get<int32_t>());
+            }
+        }
+        for (const char* key : {"channels_per_pixel", "pixels_per_column"}) {
+            if (!t.contains(key) || !t[key].is_number_unsigned()) error(key, fmt::format("{}: \"{}\" is a count", where, key));
+            else (std::string(key) == "channels_per_pixel" ? m.channels_per_pixel : m.pixels_per_column) = t[key].get<uint32_t>();
+        }
     }
 
     arg_spec arg(const json& a, const std::string& where, const launch_file& f) {

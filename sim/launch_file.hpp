@@ -14,11 +14,15 @@
 
 namespace ptxsim::sim {
 
-// A tensor map argument: cuTensorMapEncodeTiled's parameters over a buffer.
+// A tensor map argument: cuTensorMapEncodeTiled's parameters over a buffer,
+// or with `im2col` cuTensorMapEncodeIm2col's.
 struct tensormap_spec {
     std::string type;                          // "bf16", "f32", ... (isa::tma_type_named)
     std::vector<uint64_t> dims, strides;       // innermost first; strides: dims 1.. in bytes (default dense)
-    std::vector<uint32_t> box, element_strides;
+    std::vector<uint32_t> box, element_strides; // box: tiled maps only
+    bool im2col = false;
+    std::vector<int32_t> lower_corner, upper_corner; // im2col: dims 1 .. rank-2 (W, H, D)
+    uint32_t channels_per_pixel = 0, pixels_per_column = 0;
     std::string swizzle = "none";              // none, 32B, 64B, 128B
     uint32_t l2_promotion = 0;                 // 0 none, 1 64B, 2 128B, 3 256B
     bool nan_fill = false;                     // CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
