@@ -130,6 +130,50 @@ TEST(tma_reduce, sixty_four_bit_and_float_reductions) {
               expected(fold, fsrc, [&](uint64_t a, uint64_t b) { return bits(flt(a) + flt(b)); }));
 }
 
+// Small integers are exact in f16 and bf16, so sums and extremes are too:
+// the expected tensor is computed on the integers and then encoded.
+uint64_t f16_of(int32_t n) {
+    if (n == 0) return 0;
+    uint32_t a = uint32_t(n < 0 ? -n : n), e = 31 - __builtin_clz(a);
+    return (n < 0 ? 0x8000u : 0) | (e + 15) << 10 | ((a - (1u << e)) << (10 - e));
+}
+uint64_t bf16_of(int32_t n) {
+    float f = float(n);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b >> 16;
+}
+
+TEST(tma_reduce, half_precision_reductions_use_the_maps_float_type) {
+    std::vector<int32_t> old_n(W * H), src_n(BX * BY);
+    for (uint32_t i = 0; i < W * H; ++i) old_n[i] = int32_t(i % 61) - 30;
+    for (uint32_t i = 0; i < BX * BY; ++i) src_n[i] = int32_t(i * 7 % 41) - 20;
+    struct half_case {
+        std::string op;
+        tma_type type;
+        uint64_t (*encode)(int32_t);
+        int32_t (*rule)(int32_t, int32_t);
+    };
+    const half_case cases[] = {
+        {"add", tma_type::f16, f16_of, [](int32_t a, int32_t b) { return a + b; }},
+        {"min", tma_type::f16, f16_of, [](int32_t a, int32_t b) { return std::min(a, b); }},
+        {"add", tma_type::bf16, bf16_of, [](int32_t a, int32_t b) { return a + b; }},
+        {"max", tma_type::bf16, bf16_of, [](int32_t a, int32_t b) { return std::max(a, b); }},
+    };
+    for (const auto& c : cases) {
+        std::vector<uint64_t> old(W * H), src(BX * BY), want(W * H);
+        for (uint32_t i = 0; i < W * H; ++i) old[i] = want[i] = c.encode(old_n[i]);
+        for (uint32_t i = 0; i < BX * BY; ++i) src[i] = c.encode(src_n[i]);
+        for (uint32_t j = 0; j < BY; ++j)
+            for (uint32_t i = 0; i < BX; ++i) {
+                uint32_t x = X0 + i, y = Y0 + j;
+                if (x < W && y < H) want[y * W + x] = c.encode(c.rule(old_n[y * W + x], src_n[j * BX + i]));
+            }
+        reduce_run r;
+        EXPECT_EQ(r.reduce(c.op, c.type, 2, old, src), want) << c.op << " " << int(c.type);
+    }
+}
+
 TEST(tma_reduce, a_pairing_the_isa_does_not_allow_stops_the_launch) {
     std::vector<uint64_t> old(W * H, 1), src(BX * BY, 1);
     const std::vector<std::tuple<std::string, tma_type, std::string>> pairs = {
