@@ -62,8 +62,12 @@ struct tensor_map {
 
     uint32_t element_bytes() const;
     bool is_float() const;
+    // The step along dimension i. Without interleave, dimension 0 always
+    // steps by one: the driver ignores elementStrides[0] there ("TMA doesn't
+    // support the stride for dimension zero"; the ISA: it must be 1).
+    uint32_t traversal_stride(uint32_t i) const { return i == 0 && interleave == tma_interleave::none ? 1 : element_strides[i]; }
     // Elements of the box along dimension i (a traversal stride skips some).
-    uint32_t box_elements(uint32_t i) const { return (box[i] + element_strides[i] - 1) / element_strides[i]; }
+    uint32_t box_elements(uint32_t i) const { return (box[i] + traversal_stride(i) - 1) / traversal_stride(i); }
     // Bytes one load writes to shared memory: the box, or the column of pixels.
     uint64_t box_bytes() const;
 };

@@ -74,7 +74,7 @@ void for_tile(const tensor_map& m, const int32_t* coord, const element_fn& f) {
                         uint64_t g = m.address;
                         bool inside = true;
                         for (uint32_t k = 0; k < m.rank; ++k) {
-                            int64_t x = int64_t(coord[k]) + int64_t(idx[k]) * m.element_strides[k];
+                            int64_t x = int64_t(coord[k]) + int64_t(idx[k]) * m.traversal_stride(k);
                             if (x < 0 || uint64_t(x) >= m.dims[k]) inside = false;
                             g += uint64_t(x) * m.strides[k];
                         }

@@ -33,7 +33,8 @@ void fill(const tensor_map& m, uint8_t* out);
 inline constexpr uint64_t outside = ~uint64_t(0);
 using element_fn = std::function<void(uint64_t offset, uint64_t global)>;
 
-// Tiled mode: box element (i0 .. i4) is tensor element coord_k + i_k * elementStride_k.
+// Tiled mode: box element (i0 .. i4) is tensor element coord_k + i_k *
+// elementStride_k (dimension 0 steps by one: tensor_map::traversal_stride).
 void for_tile(const tensor_map& m, const int32_t* coord, const element_fn& f);
 
 // im2col mode (isa/sem/tma_im2col.cpp): pixelsPerColumn pixels of

@@ -129,8 +129,9 @@ TEST(tma, boxes_read_zero_outside_the_tensor_and_swizzle_16_byte_chunks) {
 }
 
 // 3-D f32 tensor 6 x 5 x 4 with value 100*z + 10*y + x; element strides
-// (2, 1, 3) take every other x and every third z; negative coordinates and
-// the NaN fill mode fill with a quiet NaN.
+// (2, 2, 3) take every other y and every third z, while x steps by one (the
+// driver ignores elementStrides[0] without interleave; the ISA requires 1);
+// negative coordinates and the NaN fill mode fill with a quiet NaN.
 TEST(tma, element_strides_negative_coordinates_and_nan_fill) {
     tma_run t;
     const uint32_t X = 6, Y = 5, Z = 4;
@@ -141,18 +142,18 @@ TEST(tma, element_strides_negative_coordinates_and_nan_fill) {
             for (uint32_t x = 0; x < X; ++x) v[(z * Y + y) * 8 + x] = float(100 * z + 10 * y + x);
     t.dev.write(g, v.data(), v.size() * 4);
     uint64_t dims[3] = {X, Y, Z}, strides[2] = {32, 32 * Y};
-    uint32_t box[3] = {8, 2, 4}, es[3] = {2, 1, 3};
+    uint32_t box[3] = {8, 4, 4}, es[3] = {2, 2, 3};
     isa::tensor_map_bytes map;
     ASSERT_EQ(isa::encode_tiled(map, tma_type::f32, 3, g, dims, strides, box, es, isa::tma_interleave::none, tma_swizzle::none,
                                 isa::tma_l2_promotion::none, isa::tma_oob_fill::nan_request_zero_fma), "");
     const int32_t c[3] = {-2, 3, 1};
-    // Box elements: x: ceil(8/2) = 4, y: 2, z: ceil(4/3) = 2 -> 16 floats.
-    auto got = t.load(map, 3, {c[0], c[1], c[2]}, 16 * 4, 128);
+    // Box elements: x: 8, y: ceil(4/2) = 2, z: ceil(4/3) = 2 -> 32 floats.
+    auto got = t.load(map, 3, {c[0], c[1], c[2]}, 32 * 4, 128);
     uint32_t n = 0;
     for (uint32_t k = 0; k < 2; ++k)
         for (uint32_t j = 0; j < 2; ++j)
-            for (uint32_t i = 0; i < 4; ++i, ++n) {
-                int32_t x = c[0] + 2 * int32_t(i), y = c[1] + int32_t(j), z = c[2] + 3 * int32_t(k);
+            for (uint32_t i = 0; i < 8; ++i, ++n) {
+                int32_t x = c[0] + int32_t(i), y = c[1] + 2 * int32_t(j), z = c[2] + 3 * int32_t(k);
                 uint32_t bits;
                 std::memcpy(&bits, got.data() + n * 4, 4);
                 if (x >= 0 && x < int32_t(X) && y < int32_t(Y) && z < int32_t(Z)) {
