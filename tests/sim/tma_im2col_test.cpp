@@ -78,7 +78,8 @@ struct im2col_run : tma_fixture {
     uint64_t tensor = 0;
 
     // The tensor of `t`, each element holding value_at of its coordinates (u32, or its bits as f32 words).
-    isa::tensor_map_bytes make(const im2col_case& t, isa::tma_type type, isa::tma_oob_fill oob, std::string* problem = nullptr) {
+    isa::tensor_map_bytes make(const im2col_case& t, isa::tma_type type, isa::tma_oob_fill oob, std::string* problem = nullptr,
+                               isa::tma_swizzle swizzle = isa::tma_swizzle::none) {
         std::vector<uint64_t> strides{t.pixel_bytes};
         for (uint32_t k = 2; k < t.rank; ++k) strides.push_back(strides.back() * t.dims[k - 1]);
         std::vector<uint32_t> data(strides.back() * t.dims[t.rank - 1] / 4, 0xEEEEEEEEu);
@@ -99,7 +100,7 @@ struct im2col_run : tma_fixture {
         tensor = upload(data);
         isa::tensor_map_bytes map{};
         std::string why = isa::encode_im2col(map, type, t.rank, tensor, t.dims.data(), strides.data(), t.lower.data(), t.upper.data(),
-                                             t.channels, t.pixels, t.es.data(), isa::tma_interleave::none, isa::tma_swizzle::none,
+                                             t.channels, t.pixels, t.es.data(), isa::tma_interleave::none, swizzle,
                                              isa::tma_l2_promotion::none, oob);
         if (problem) *problem = why;
         else EXPECT_EQ(why, "");
@@ -195,6 +196,22 @@ TEST(tma_im2col, a_4d_column_follows_the_bounding_box_offsets_and_fill) {
     t.offsets = {1, 1};
     auto map = r.make(t, tma_type::u32, isa::tma_oob_fill::zero);
     EXPECT_EQ(r.load(t, map), expected(t, false));
+}
+
+// The column is a [pixel][channel] array like any box: a swizzle mode moves
+// its 16-byte chunks (chunk XOR row mod 8 for 128B) by the shared address.
+TEST(tma_im2col, a_swizzled_column_moves_its_16_byte_chunks) {
+    im2col_case t{4, {6, 5, 4, 2}, 32, {-1, -1}, {-1, -1}, 4, 24, {1, 1, 1, 1}, {0, -1, -1, 0}, {1, 1}};
+    im2col_run r;
+    auto map = r.make(t, tma_type::u32, isa::tma_oob_fill::zero, nullptr, isa::tma_swizzle::b128);
+    auto dense = expected(t, false);
+    std::vector<uint32_t> want(dense.size());
+    for (uint32_t w = 0; w < dense.size(); ++w) {
+        uint32_t at = w * 4, row = at / 128, chunk = at % 128 / 16;
+        want[(row * 128 + (chunk ^ (row % 8)) * 16 + at % 16) / 4] = dense[w];
+    }
+    EXPECT_NE(want, dense); // the test means something only if the swizzle moves chunks
+    EXPECT_EQ(r.load(t, map), want);
 }
 
 // NWC f32 with traversal stride 2 along W and the NaN fill: the pixels
