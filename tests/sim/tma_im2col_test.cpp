@@ -1,13 +1,14 @@
 // TMA im2col mode: cuTensorMapEncodeIm2col's checks, and loads of columns of
 // pixels from small NHWC-style tensors (3d, 4d, 5d) with im2col offsets,
 // traversal strides, boundary fill, a channel count that is not a multiple
-// of channelsPerPixel, batches that run out, multicast, and the
-// .im2col_no_offs store. The expected columns are built here from the ISA's
-// rules restated independently of isa/sem/tma_im2col.cpp: list every
-// filter position of the bounding box, image by image (D, H, W order, W
-// fastest, each stepping by its traversal stride from the lower corner to
-// dims - 1 + upper corner), take pixelsPerColumn of them from the start
-// position on, and read each at its position plus the offsets.
+// of channelsPerPixel, batches that run out, multicast, 128B swizzle, the
+// .im2col_no_offs store and the launch-file form. The expected columns are
+// built here from the ISA's rules restated independently of
+// isa/sem/tma_im2col.cpp: list every filter position of the bounding box,
+// image by image (D, H, W order, W fastest, each stepping by its traversal
+// stride from the lower corner to dims - 1 + upper corner), take
+// pixelsPerColumn of them from the start position on, and read each at its
+// position plus the offsets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
