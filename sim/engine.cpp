@@ -303,15 +303,29 @@ private:
 
     // Bulk copies to global memory that no thread waited for still complete
     // when their CTA is done (copies into shared memory die with it). Their
-    // destinations were checked when they were issued.
+    // destinations were checked when they were issued. Reductions combine
+    // element by element, each atomically, as when a wait lands them.
     void land_at_exit(cta_state& cta) {
         for (auto& w : cta.warps) {
             if (!w->async) continue;
             for (auto& lane : *w->async) {
                 lane.bulk_groups.push_back(std::move(lane.bulk_open));
                 for (auto& g : lane.bulk_groups)
-                    for (auto& pw : g)
-                        if (pw.sp == space::global) global_.write(pw.addr, pw.data.data(), static_cast<uint32_t>(pw.data.size()));
+                    for (auto& pw : g) {
+                        if (pw.sp != space::global) continue;
+                        if (!pw.reduce) {
+                            global_.write(pw.addr, pw.data.data(), static_cast<uint32_t>(pw.data.size()));
+                            continue;
+                        }
+                        for (size_t at = 0; at + pw.element <= pw.data.size(); at += pw.element) {
+                            std::lock_guard<std::mutex> lock(atomic_lock(pw.addr + at));
+                            uint64_t v = 0, old = 0;
+                            std::memcpy(&v, pw.data.data() + at, pw.element);
+                            global_.read(pw.addr + at, &old, pw.element);
+                            const uint64_t nv = pw.reduce(old, v, 0);
+                            global_.write(pw.addr + at, &nv, pw.element);
+                        }
+                    }
                 lane = {};
             }
         }

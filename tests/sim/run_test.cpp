@@ -186,6 +186,15 @@ TEST(run, struct_and_symbol_mistakes_are_bad_input) {
     EXPECT_NE(buf.err.find("buffer 'm': its struct is 128 bytes, the buffer 100"), std::string::npos) << buf.err;
 }
 
+// libcu++'s cuda::ptx wrappers (NVIDIA's own inline PTX) across a cluster of
+// two: TMA, mbarrier, st.async, a bulk reduction landing at exit,
+// tensormap.replace in shared memory, cluster special registers.
+TEST(run, libcuxx_cuda_ptx_wrappers_run_and_match) {
+    auto r = run_ptxsim("run --threads 2 '" + source_dir() + "/tests/sim/data/cuda_ptx_api/launch.json'");
+    EXPECT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("out: all 320 elements match"), std::string::npos) << r.out;
+}
+
 TEST(run, param_variables_are_scoped_to_their_call_block) {
     auto r = run_ptxsim("run '" + source_dir() + "/tests/sim/data/scoped_params/launch.json'");
     EXPECT_EQ(r.status, 0) << r.err;

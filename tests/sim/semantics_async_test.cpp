@@ -231,6 +231,20 @@ st.global.u32 [%rd1+64], %r7;
               (std::vector<uint32_t>{100, 0, 20, static_cast<uint32_t>(-100), static_cast<uint32_t>(-5)}));
 }
 
+// A bulk reduction nobody waits for past .read still combines with what is
+// in memory when the CTA exits (it used to overwrite it).
+TEST(semantics_async, bulk_reductions_left_at_exit_still_combine) {
+    auto out = run_body(std::string(shared_vars) + R"(
+st.global.v4.u32 [%rd1], {1, 2, 3, 4};
+st.shared.v4.u32 [buf], {10, 20, 30, 40};
+cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [buf], 16;
+cp.async.bulk.commit_group;
+cp.async.bulk.wait_group.read 0;
+)",
+                        4);
+    EXPECT_EQ(out, (std::vector<uint32_t>{11, 22, 33, 44}));
+}
+
 TEST(semantics_async, copies_need_aligned_sizes_and_existing_memory) {
     auto size = run_kernel_body(std::string(shared_vars) +
                                     "mbarrier.init.shared::cta.b64 [bar], 1;\n"
