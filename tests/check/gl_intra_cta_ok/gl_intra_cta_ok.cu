@@ -1,0 +1,6 @@
+extern "C" __global__ void gl_intra_cta_ok(const int* in, int* buf, int* out) {
+    int t = threadIdx.x;
+    buf[t] = in[t] + 1;
+    __syncthreads();
+    out[t] = buf[(t + 32) % 64];
+}

@@ -1,0 +1,7 @@
+extern "C" __global__ void iw_broadcast_ok(const int* in, int* out) {
+    __shared__ int s[2];
+    int w = threadIdx.x / 32, l = threadIdx.x % 32;
+    if (l == 0) s[w] = in[w] * 3;
+    __syncwarp();
+    out[threadIdx.x] = s[w] + l;
+}

@@ -1,0 +1,9 @@
+extern "C" __global__ void sy_divergent_barrier(const int* in, int* out) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    if (t < 40) {
+        s[t] = in[t];
+        __syncthreads(); // <- finding [B]
+        out[t] = s[39 - t];
+    }
+}
