@@ -941,6 +941,20 @@ private:
                 std::memcpy(to + f.formal_params[i].offset, from + site.args[i].first,
                             std::min(site.args[i].second, f.formal_params[i].size));
             w.returns[lane].push_back({w.pc[lane], &site, w.stacks[lane].top});
+            // The callee's .local frame takes its room on the per-thread stack
+            // that alloca also uses (cudaLimitStackSize; the kernel's own frame
+            // is sized statically and not counted), so deep recursion overflows
+            // it as on a GPU. Return gives it back with the alloca'd bytes.
+            lane_stack& s = w.stacks[lane];
+            const uint64_t need = (uint64_t{f.local_bytes} + 15) / 16 * 16, limit = req_.options.stack_bytes;
+            if (need > limit || s.top > limit - need) {
+                fault(fault_kind::stack_overflow, lane, 0,
+                      fmt::format("a call needing {} bytes of stack at depth {} overflows the {}-byte per-thread stack ({} bytes in use; "
+                                  "recursion too deep?)",
+                                  need, d + 1, limit, s.top));
+                return;
+            }
+            s.top = static_cast<uint32_t>(s.top + need);
             w.depth[lane] = d + 1;
             w.pc[lane] = static_cast<uint32_t>(callee) << 20;
         }

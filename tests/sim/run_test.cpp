@@ -195,6 +195,15 @@ TEST(run, libcuxx_cuda_ptx_wrappers_run_and_match) {
     EXPECT_NE(r.out.find("out: all 320 elements match"), std::string::npos) << r.out;
 }
 
+// Call frames take their .local bytes from the per-thread stack, so deep
+// recursion overflows stack_bytes (41 frames of 128 bytes against 1024).
+TEST(run, deep_recursion_overflows_the_per_thread_stack) {
+    auto r = run_ptxsim("run '" + source_dir() + "/tests/check/mc_stack_recursion/launch.json'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("overflows the 1024-byte per-thread stack"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("recursion too deep?"), std::string::npos) << r.err;
+}
+
 TEST(run, param_variables_are_scoped_to_their_call_block) {
     auto r = run_ptxsim("run '" + source_dir() + "/tests/sim/data/scoped_params/launch.json'");
     EXPECT_EQ(r.status, 0) << r.err;
