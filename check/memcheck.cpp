@@ -71,7 +71,24 @@ void memcheck::launch_begin(const sim::launch_event& e) {
 void memcheck::access(const sim::access_event& e) {
     std::lock_guard lock(mutex_);
     ++accesses_;
-    if (e.fault != isa::fault_kind::none) faulted_.push_back(e);
+    if (e.fault != isa::fault_kind::none) {
+        faulted_.push_back(e);
+        return;
+    }
+    // atom/red act on global and shared memory; through a generic address
+    // that lands in local (or param) memory PTX leaves the result undefined.
+    // The engine does it anyway, so this one does not stop the launch.
+    if (e.op == sim::access_op::atomic && e.space != isa::space::global && e.space != isa::space::shared) {
+        finding f = at_site(e.site);
+        f.kind = "invalid-atomic";
+        f.space = space_name(e.space);
+        f.size = e.size;
+        f.address = e.address;
+        f.has_address = true;
+        f.headline = fmt::format("Invalid atomic of size {} byte{} on __{}__ memory (atomics act on global and shared memory only)", e.size,
+                                 e.size == 1 ? "" : "s", f.space);
+        report_.add(std::move(f));
+    }
 }
 
 void memcheck::device_malloc(const sim::malloc_event& e) {
@@ -102,6 +119,7 @@ void memcheck::device_free(const sim::free_event& e) {
 void memcheck::launch_end(const sim::launch_event& e, const sim::launch_result& r) {
     std::lock_guard lock(mutex_);
     if (!r.fault) return;
+    stopped_ = true;
     const sim::fault_report& fr = *r.fault;
     finding f;
     // The failed access (or free) this fault reports: same thread and block.
@@ -153,6 +171,7 @@ void memcheck::launch_end(const sim::launch_event& e, const sim::launch_result& 
 
 void memcheck::finish() {
     std::lock_guard lock(mutex_);
+    if (stopped_) return;
     for (const auto& [address, b] : live_) {
         finding f = b.where;
         f.kind = "leak";

@@ -8,7 +8,8 @@
 // turns that fault into a finding, naming the access (load/store/atomic,
 // size, space) from the engine's access events. What the plain run does not
 // stop for is new here: device-malloc blocks never freed when the launch
-// file ends (leaks) and device malloc returning NULL (a warning).
+// file ends (leaks), device malloc returning NULL (a warning) and atomics
+// whose generic address lands in local memory (undefined in PTX).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -32,8 +33,11 @@ public:
     void device_free(const sim::free_event& e) override;
 
     // After the launch file's last launch: every device-malloc block still
-    // live is a leak, reported at the malloc that made it.
+    // live is a leak, reported at the malloc that made it. Not after a
+    // launch stopped at a fault: blocks that later launches would have
+    // freed are not leaks.
     void finish();
+    bool stopped() const { return stopped_; }
 
     // How many access events this checker has seen (tests).
     uint64_t accesses_seen() const { return accesses_; }
@@ -53,6 +57,7 @@ private:
     std::optional<sim::free_event> bad_free_;   // a free that failed in this launch
     std::map<uint64_t, live_block> live_;       // device-malloc blocks by address
     uint64_t accesses_ = 0;
+    bool stopped_ = false; // a launch ended at a fault
 };
 
 } // namespace ptxsim::check

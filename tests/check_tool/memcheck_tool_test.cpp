@@ -86,6 +86,8 @@ TEST(memcheck_tool, each_kind_at_its_line) {
         {"invalid_generic.json", "invalid-address-read", "global", 4, 134, 0, "unmapped address"},
         {"invalid_atomic.json", "out-of-bounds-atomic", "global", 4, 145, 0, "0 bytes past the end of allocation #0"},
         {"stack_overflow.json", "stack-overflow", "local", 0, 173, 0, "overflows the 1024-byte per-thread stack"},
+        // Two buffers back to back: writing one past the first is still out of bounds.
+        {"back_to_back.json", "out-of-bounds-write", "global", 4, 235, 16, "0 bytes past the end of allocation #0 (64 bytes"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.launch);
@@ -100,6 +102,24 @@ TEST(memcheck_tool, each_kind_at_its_line) {
         EXPECT_EQ(f["thread"][0], c.thread_x);
         EXPECT_NE(f["message"].get<std::string>().find(c.message_part), std::string::npos) << f["message"];
     }
+}
+
+// The engine runs an atomic on local memory (PTX leaves it undefined):
+// memcheck reports it and the launch goes on to its expectations.
+TEST(memcheck_tool, atomic_on_local_memory_is_invalid) {
+    auto j = json_of("atomic_on_local.json", 1);
+    ASSERT_EQ(j["findings"].size(), 1u);
+    const auto& f = j["findings"][0];
+    EXPECT_EQ(f["kind"], "invalid-atomic");
+    EXPECT_EQ(f["space"], "local");
+    EXPECT_EQ(f["size"], 4);
+    EXPECT_EQ(f["count"], 2);
+    EXPECT_EQ(f["location"]["ptx_line"], 251);
+    auto r = check_case("atomic_on_local.json");
+    EXPECT_EQ(r.out, "out: all 1 elements match\n");
+    EXPECT_NE(r.err.find("========= Invalid atomic of size 4 bytes on __local__ memory (atomics act on global and shared memory only)\n"),
+              std::string::npos)
+        << r.err;
 }
 
 TEST(memcheck_tool, generic_access_is_named_in_the_text) {
