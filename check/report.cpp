@@ -49,7 +49,8 @@ void report::print_text(std::ostream& out, uint64_t limit) const {
     uint64_t shown = 0;
     for (const auto& f : findings_) {
         if (limit && shown == limit) {
-            out << fmt::format("{}(--print-limit {}: {} more findings not shown)\n", bar, limit, findings_.size() - shown);
+            uint64_t left = findings_.size() - shown;
+            out << fmt::format("{}(--print-limit {}: {} more finding{} not shown)\n", bar, limit, left, left == 1 ? "" : "s");
             break;
         }
         ++shown;

@@ -172,7 +172,7 @@ TEST(memcheck_tool, print_limit_keeps_the_summary_whole) {
     EXPECT_EQ(one.status, 1);
     EXPECT_NE(one.err.find("Warning: Device malloc"), std::string::npos) << one.err;
     EXPECT_EQ(one.err.find("Leaked 16 bytes"), std::string::npos) << one.err;
-    EXPECT_NE(one.err.find("========= (--print-limit 1: 1 more findings not shown)\n"), std::string::npos) << one.err;
+    EXPECT_NE(one.err.find("========= (--print-limit 1: 1 more finding not shown)\n"), std::string::npos) << one.err;
     EXPECT_NE(one.err.find("========= ERROR SUMMARY: 2 errors, 2 warnings\n"), std::string::npos) << one.err;
 }
 
