@@ -3,6 +3,8 @@
 // --print-limit, exit codes, and no finding on clean kernels of the suite.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -21,7 +23,8 @@ run_result check_in(const std::string& dir, const std::string& args) {
 run_result check_case(const std::string& args) { return check_in(source_dir() + "/tests/check_tool/cases", args); }
 
 nlohmann::ordered_json json_of(const std::string& launch, int want_status, const std::string& extra = "") {
-    std::string path = (fs::temp_directory_path() / ("ptxsim_memcheck_" + launch)).string();
+    // The pid keeps tests that ctest runs in parallel apart.
+    std::string path = (fs::temp_directory_path() / ("ptxsim_memcheck_" + std::to_string(getpid()) + "_" + launch)).string();
     fs::remove(path);
     auto r = check_case(extra + " --report-json '" + path + "' " + launch);
     EXPECT_EQ(r.status, want_status) << r.err;
