@@ -15,6 +15,7 @@
 #include "isa/sem/operands.hpp"
 #include "memory/multicast.hpp"
 #include "sim/device_heap.hpp"
+#include "sim/events.hpp"
 #include "sim/texture_table.hpp"
 
 namespace ptxsim::sim {
@@ -187,6 +188,9 @@ struct cluster_state {
     }
 };
 
+// Observed: the instance run when launch_options::observer is set; only it
+// calls the observer (sim/events.hpp), so the plain instance pays nothing.
+template <bool Observed>
 class engine final : public isa::exec_context {
 public:
     engine(const launch_request& req, global_port& g, shared_state& shared, uint32_t resident)
@@ -674,6 +678,7 @@ private:
     }
 
     uint8_t* span(space sp, uint64_t lo, uint64_t hi, bool writing) override {
+        if constexpr (Observed) return nullptr; // lane by lane, so that each lane's access is an event
         if (hi <= lo) return nullptr;
         uint64_t off = lo;
         if (sp == space::generic) {
@@ -691,6 +696,45 @@ private:
     }
 
     bool load(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* out) override {
+        bool ok = do_load(sp, addr, bytes, lane, out);
+        if constexpr (Observed) observe_access(access_op::load, sp, addr, bytes, lane, ok);
+        return ok;
+    }
+
+    bool store(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, const void* in) override {
+        bool ok = do_store(sp, addr, bytes, lane, in);
+        if constexpr (Observed) observe_access(access_op::store, sp, addr, bytes, lane, ok);
+        return ok;
+    }
+
+    void observe_access(access_op op, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, bool ok) {
+        access_event e;
+        e.site = site_of(lane);
+        e.address = addr;
+        e.size = bytes;
+        uint64_t off;
+        e.space = sp == space::generic ? classify(addr, off) : sp;
+        e.generic = sp == space::generic;
+        e.op = op;
+        e.fault = ok ? fault_kind::none : last_fault_kind_;
+        req_.options.observer->access(e);
+    }
+
+    event_site site_of(uint32_t lane) const {
+        event_site s;
+        s.block = cur_->cta->id;
+        s.thread = thread_of(*cur_, lane);
+        s.function_id = static_cast<int32_t>(cur_pc_ >> 20);
+        s.pos = cur_ins_ ? cur_ins_->pos : 0;
+        return s;
+    }
+
+    dim3 thread_of(const warp_state& w, uint32_t lane) const {
+        uint32_t t = w.index * warp_size + lane;
+        return {t % req_.block.x, t / req_.block.x % req_.block.y, t / (req_.block.x * req_.block.y)};
+    }
+
+    bool do_load(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* out) {
         bool is_global;
         uint8_t* p = locate(sp, addr, bytes, lane, is_global, false);
         if (is_global) return global_access(addr, bytes, lane, out, false);
@@ -699,7 +743,7 @@ private:
         return true;
     }
 
-    bool store(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, const void* in) override {
+    bool do_store(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, const void* in) {
         bool is_global;
         uint8_t* p = locate(sp, addr, bytes, lane, is_global, true);
         if (is_global) return global_access(addr, bytes, lane, const_cast<void*>(in), true);
@@ -715,9 +759,11 @@ private:
                 uint64_t (*op)(uint64_t, uint64_t, uint64_t), uint64_t a, uint64_t b) override {
         std::lock_guard<std::mutex> lock(atomic_lock(addr));
         uint64_t old = 0;
-        if (!load(sp, addr, bytes, lane, &old)) return false;
-        uint64_t nv = op(old, a, b);
-        if (!store(sp, addr, bytes, lane, &nv)) return false;
+        bool ok = do_load(sp, addr, bytes, lane, &old);
+        uint64_t nv = ok ? op(old, a, b) : 0;
+        ok = ok && do_store(sp, addr, bytes, lane, &nv);
+        if constexpr (Observed) observe_access(access_op::atomic, sp, addr, bytes, lane, ok);
+        if (!ok) return false;
         std::memcpy(old_out, &old, bytes);
         return true;
     }
@@ -730,10 +776,15 @@ private:
                       const void* state) override {
         std::lock_guard<std::mutex> lock(atomic_lock(addr));
         uint8_t v[16];
-        if (bytes > sizeof v || !load(sp, addr, bytes, lane, v)) return false;
-        std::memcpy(old_out, v, bytes);
-        op(v, bytes, state);
-        return store(sp, addr, bytes, lane, v);
+        if (bytes > sizeof v) return false;
+        bool ok = do_load(sp, addr, bytes, lane, v);
+        if (ok) {
+            std::memcpy(old_out, v, bytes);
+            op(v, bytes, state);
+            ok = do_store(sp, addr, bytes, lane, v);
+        }
+        if constexpr (Observed) observe_access(access_op::atomic, sp, addr, bytes, lane, ok);
+        return ok;
     }
 
     uint32_t multicast_members(uint64_t addr, uint32_t bytes, uint32_t lane, uint64_t* out, uint32_t max) override {
@@ -1045,7 +1096,9 @@ private:
             return;
         }
         case isa::builtin::malloc: {
-            uint64_t p = req_.heap ? req_.heap->malloc(param_arg(site, 0, lane), req_.options.malloc_heap_bytes) : 0;
+            uint64_t size = param_arg(site, 0, lane);
+            uint64_t p = req_.heap ? req_.heap->malloc(size, req_.options.malloc_heap_bytes) : 0;
+            if constexpr (Observed) req_.options.observer->device_malloc({site_of(lane), size, p});
             if (!site.rets.empty())
                 std::memcpy(cur_->frames[cur_depth_].params.data() + size_t(lane) * max_params_ + site.rets[0].first, &p,
                             std::min<uint32_t>(site.rets[0].second, 8));
@@ -1054,6 +1107,7 @@ private:
         case isa::builtin::free: {
             uint64_t p = param_arg(site, 0, lane);
             std::string why = req_.heap ? req_.heap->free(p) : std::string("device free without a device heap");
+            if constexpr (Observed) req_.options.observer->device_free({site_of(lane), p, why});
             if (!why.empty()) fault(fault_kind::invalid_address, lane, p, std::move(why));
             return;
         }
@@ -1328,6 +1382,7 @@ private:
     }
 
     void fault(fault_kind kind, uint32_t lane, uint64_t addr, std::string message) override {
+        last_fault_kind_ = kind;
         if (fault_) return;
         fault_ = true;
         fault_report r;
@@ -1430,6 +1485,7 @@ private:
     global_port& global_;
     launch_result result_;
     bool fault_ = false;
+    fault_kind last_fault_kind_ = fault_kind::none; // of the last fault() call, for access events
     shared_state& shared_;
     uint32_t resident_;
     warp_state* cur_ = nullptr;
@@ -1455,9 +1511,18 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
     uint32_t threads = std::max<uint32_t>(1, std::min<uint32_t>(req.options.threads, resident_clusters));
     uint32_t share = std::max<uint32_t>(1, resident_clusters / threads);
     std::vector<launch_result> results(threads);
+    observer* const obs = req.options.observer;
+    launch_event event;
+    if (obs) {
+        event.kernel = req.kernel->name;
+        event.grid = req.grid;
+        event.block = req.block;
+        event.locate = &req.locate;
+        obs->launch_begin(event);
+    }
     auto work = [&](uint32_t i) {
         auto port = make_port();
-        results[i] = engine(req, *port, shared, share).run();
+        results[i] = obs ? engine<true>(req, *port, shared, share).run() : engine<false>(req, *port, shared, share).run();
     };
     if (threads == 1) {
         work(0);
@@ -1476,6 +1541,7 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
     out.fault = shared.fault;
     out.ok = !out.fault;
     out.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (obs) obs->launch_end(event, out);
     return out;
 }
 

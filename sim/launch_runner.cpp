@@ -217,7 +217,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         total.thread_instructions += r.stats.thread_instructions;
         total.seconds += r.stats.seconds;
         if (r.fault) {
-            err << r.fault->format();
+            if (s.report_faults) err << r.fault->format();
             return 1;
         }
     }

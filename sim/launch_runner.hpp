@@ -13,6 +13,9 @@ namespace ptxsim::sim {
 struct run_settings {
     launch_options options;
     bool stats = false;
+    // Print a kernel fault's report on `err` (ptxsim check reports it as a
+    // finding instead).
+    bool report_faults = true;
 };
 
 // Exit status: 0 ok, 1 kernel fault or mismatch, 2 bad input.

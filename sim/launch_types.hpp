@@ -9,6 +9,8 @@
 
 namespace ptxsim::sim {
 
+class observer; // sim/events.hpp
+
 struct dim3 {
     uint32_t x = 1, y = 1, z = 1;
     uint64_t count() const { return uint64_t(x) * y * z; }
@@ -36,6 +38,9 @@ struct launch_options {
     // the kernel's .reqnctapercluster.
     bool non_portable_cluster_size = false;
     std::function<void(const std::string&)> print;  // device printf output; standard output when empty
+    // Told of every memory access, device malloc/free and the launch's
+    // begin and end (sim/events.hpp); null: the engine runs uninstrumented.
+    sim::observer* observer = nullptr;
 };
 
 // A located kernel fault: where and who, in the terms a user debugs with.

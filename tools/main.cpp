@@ -17,6 +17,8 @@ commands:
   lint FILE...    parse and validate PTX; errors as file:line:col on stderr
   print FILE      print the canonical form of a PTX file on stdout
   run LAUNCH.json run the kernels of a launch file on the CPU
+  check LAUNCH.json
+                  run them under a checker (--tool memcheck): memory errors, leaks
 
 options:
   -h, --help      this text (ptxsim <command> --help for a command's options)
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
         if (cmd == "lint") return cmd_lint(rest);
         if (cmd == "print") return cmd_print(rest);
         if (cmd == "run") return cmd_run(rest);
+        if (cmd == "check") return cmd_check(rest);
     } catch (const std::exception& e) {
         std::cerr << "ptxsim: internal error: " << e.what() << '\n';
         return exit_usage;

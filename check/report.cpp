@@ -1,0 +1,106 @@
+#include "check/report.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace ptxsim::check {
+
+std::string space_name(isa::space sp) {
+    switch (sp) {
+    case isa::space::generic: return "generic";
+    case isa::space::global: return "global";
+    case isa::space::shared: return "shared";
+    case isa::space::local: return "local";
+    case isa::space::param: return "param";
+    case isa::space::const_: return "const";
+    }
+    return "";
+}
+
+void report::add(finding f) {
+    for (finding& g : findings_) {
+        if (g.tool == f.tool && g.severity == f.severity && g.kind == f.kind && g.space == f.space && g.kernel == f.kernel &&
+            g.size == f.size && g.ptx_file == f.ptx_file && g.ptx_line == f.ptx_line) {
+            g.count += f.count;
+            return;
+        }
+    }
+    findings_.push_back(std::move(f));
+}
+
+uint64_t report::errors() const {
+    uint64_t n = 0;
+    for (const auto& f : findings_)
+        if (f.severity == "error") n += f.count;
+    return n;
+}
+
+uint64_t report::warnings() const {
+    uint64_t n = 0;
+    for (const auto& f : findings_)
+        if (f.severity != "error") n += f.count;
+    return n;
+}
+
+void report::print_text(std::ostream& out, uint64_t limit) const {
+    constexpr const char* bar = "========= ";
+    uint64_t shown = 0;
+    for (const auto& f : findings_) {
+        if (limit && shown == limit) {
+            uint64_t left = findings_.size() - shown;
+            out << fmt::format("{}(--print-limit {}: {} more finding{} not shown)\n", bar, limit, left, left == 1 ? "" : "s");
+            break;
+        }
+        ++shown;
+        out << bar << (f.severity == "error" ? "" : "Warning: ") << f.headline << '\n';
+        std::string at = bar + std::string("    at");
+        if (!f.ptx_file.empty()) at += fmt::format(" {}:{}", f.ptx_file, f.ptx_line);
+        if (!f.source_file.empty()) at += fmt::format(" ({}:{})", f.source_file, f.source_line);
+        out << at << fmt::format(" in kernel '{}'\n", f.kernel);
+        out << fmt::format("{}    by thread ({},{},{}) in block ({},{},{})\n", bar, f.thread.x, f.thread.y, f.thread.z, f.block.x, f.block.y,
+                           f.block.z);
+        if (f.has_address) out << fmt::format("{}    Address 0x{:x}\n", bar, f.address);
+        for (const auto& d : f.details) out << bar << "    " << d << '\n';
+        if (f.count > 1) out << fmt::format("{}    (and {} more like it, folded)\n", bar, f.count - 1);
+        out << "=========\n";
+    }
+    out << fmt::format("{}ERROR SUMMARY: {} error{}", bar, errors(), errors() == 1 ? "" : "s");
+    if (warnings()) out << fmt::format(", {} warning{}", warnings(), warnings() == 1 ? "" : "s");
+    out << '\n';
+}
+
+std::string report::json(const std::vector<std::string>& tools) const {
+    using json = nlohmann::ordered_json;
+    json list = json::array();
+    for (const auto& f : findings_) {
+        json j;
+        j["tool"] = f.tool;
+        j["severity"] = f.severity;
+        j["kind"] = f.kind;
+        j["space"] = f.space;
+        j["kernel"] = f.kernel;
+        j["address"] = f.has_address ? json(f.address) : json(nullptr);
+        j["size"] = f.size;
+        j["location"] = {{"ptx_file", f.ptx_file},
+                         {"ptx_line", f.ptx_line},
+                         {"source_file", f.source_file.empty() ? json(nullptr) : json(f.source_file)},
+                         {"source_line", f.source_file.empty() ? json(nullptr) : json(f.source_line)}};
+        j["block"] = {f.block.x, f.block.y, f.block.z};
+        j["thread"] = {f.thread.x, f.thread.y, f.thread.z};
+        j["count"] = f.count;
+        j["message"] = [&] {
+            std::string m = f.headline;
+            for (const auto& d : f.details) m += "; " + d;
+            return m;
+        }();
+        list.push_back(std::move(j));
+    }
+    json out;
+    out["findings"] = std::move(list);
+    out["summary"] = {{"tools", tools}, {"errors", errors()}, {"warnings", warnings()}, {"distinct", findings_.size()}};
+    return out.dump(2) + "\n";
+}
+
+} // namespace ptxsim::check

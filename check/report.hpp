@@ -1,0 +1,53 @@
+#pragma once
+// Findings of the checkers and how `ptxsim check` reports them: folded
+// (identical findings once, with a count), as compute-sanitizer-style text
+// on stderr and as the JSON of docs/check.md.
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "isa/exec.hpp"
+#include "sim/launch_types.hpp"
+
+namespace ptxsim::check {
+
+struct finding {
+    std::string tool;               // "memcheck"
+    std::string severity = "error"; // "error" or "warning"
+    std::string kind;               // "out-of-bounds-write", "leak", ... (docs/check.md)
+    std::string space;              // "global", "shared", "local", "param", "const", "generic", or "" (not an access)
+    std::string kernel;
+    uint64_t address = 0;
+    bool has_address = false;
+    uint32_t size = 0;              // bytes of the access (or of the leaked block)
+    std::string ptx_file, source_file;
+    uint32_t ptx_line = 0, source_line = 0;
+    sim::dim3 block{0, 0, 0}, thread{0, 0, 0};
+    std::string headline;           // the first text line, e.g. "Invalid __global__ write of size 4 bytes"
+    std::vector<std::string> details; // further text lines (nearest allocation, engine message)
+    uint64_t count = 1;             // identical findings folded into this one
+};
+
+class report {
+public:
+    // Adds a finding, or counts it on an identical one already there: same
+    // tool, severity, kind, space, kernel, size and PTX location (the first
+    // occurrence keeps its address, block and thread).
+    void add(finding f);
+    const std::vector<finding>& findings() const { return findings_; }
+    uint64_t errors() const;   // occurrences, folded ones included
+    uint64_t warnings() const;
+
+    // At most `limit` findings (0: all), then "ERROR SUMMARY".
+    void print_text(std::ostream& out, uint64_t limit) const;
+    std::string json(const std::vector<std::string>& tools) const;
+
+private:
+    std::vector<finding> findings_;
+};
+
+// "global", "shared", ... for an access's state space.
+std::string space_name(isa::space sp);
+
+} // namespace ptxsim::check

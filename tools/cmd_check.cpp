@@ -1,0 +1,115 @@
+// ptxsim check [--tool T] LAUNCH.json: run a launch file with a checker
+// attached and report what it finds (docs/check.md).
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "check/memcheck.hpp"
+#include "check/report.hpp"
+#include "models/model.hpp"
+#include "sim/device.hpp"
+#include "sim/launch_runner.hpp"
+#include "tools/commands.hpp"
+#include "tools/options.hpp"
+
+namespace ptxsim::tools {
+
+int cmd_check(const std::vector<std::string>& args) {
+    po::options_description opts("options");
+    std::vector<std::string> files, tools;
+    std::string model_path, json_path;
+    uint64_t budget = 2'000'000'000;
+    int error_exitcode = 1;
+    uint64_t print_limit = 100;
+    opts.add_options()("file", po::value(&files), "launch file")(
+        "tool", po::value(&tools), "memcheck (default) or all; racecheck, initcheck and synccheck are not implemented yet")(
+        "report-json", po::value(&json_path), "also write the findings as JSON to FILE (docs/check.md)")(
+        "error-exitcode", po::value(&error_exitcode), "exit status when an error is found (default 1)")(
+        "print-limit", po::value(&print_limit), "print at most N findings on stderr (default 100; 0: all)")(
+        "model", po::value(&model_path), "hardware model file (default: models/h800.json beside the binary's source tree)")(
+        "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)");
+    po::variables_map vm;
+    const std::string synopsis =
+        "usage: ptxsim check [--tool memcheck|all] [--report-json FILE] [--error-exitcode N]\n"
+        "                    [--print-limit N] [--model FILE] [--max-instructions N] LAUNCH.json\n\n"
+        "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
+        "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
+        "kind, access size, space, address, kernel, PTX file:line (and CUDA file:line\n"
+        "from .loc), block, thread and the nearest allocation. Identical findings are\n"
+        "folded with a count.\n\n"
+        "memcheck: out-of-bounds, misaligned and use-after-free accesses in every\n"
+        "space, invalid generic addresses and atomics, double and invalid device\n"
+        "free, stack overflow (the launch stops at the first of these), device\n"
+        "malloc returning NULL (a warning) and device malloc blocks never freed.\n\n"
+        "exit status: 0 clean (warnings only), N (--error-exitcode, default 1) errors\n"
+        "found, 1 output mismatch, 2 bad input or usage";
+    if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;
+    if (files.size() != 1) {
+        std::cerr << "ptxsim check: expected exactly one launch file\n\n" << synopsis << '\n';
+        return exit_usage;
+    }
+    // Which checkers run. A tool that is not built is refused, never skipped quietly.
+    bool want_memcheck = tools.empty();
+    std::vector<std::string> run_tools, not_run;
+    for (const auto& t : tools) {
+        std::stringstream list(t);
+        for (std::string name; std::getline(list, name, ',');) {
+            if (name == "memcheck") {
+                want_memcheck = true;
+            } else if (name == "all") {
+                want_memcheck = true;
+                not_run = {"racecheck", "initcheck", "synccheck"};
+            } else if (name == "racecheck" || name == "initcheck" || name == "synccheck") {
+                std::cerr << fmt::format("ptxsim check: --tool {} is not implemented yet (only memcheck is)\n", name);
+                return exit_usage;
+            } else {
+                std::cerr << fmt::format("ptxsim check: unknown tool '{}' (memcheck, racecheck, initcheck, synccheck or all)\n", name);
+                return exit_usage;
+            }
+        }
+    }
+    if (want_memcheck) run_tools.push_back("memcheck");
+    if (!not_run.empty())
+        std::cerr << "ptxsim check: --tool all runs memcheck only; racecheck, initcheck and synccheck are not implemented yet\n";
+    if (model_path.empty()) model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
+    parser::diagnostics d;
+    auto model = models::load_model(model_path, d);
+    auto file = model ? sim::read_launch_file(files[0], d) : std::nullopt;
+    if (!model || !file) {
+        for (const auto& x : d.all()) parser::print_text(std::cerr, x);
+        return exit_usage;
+    }
+
+    check::report rep;
+    check::memcheck mc(rep);
+    sim::device dev(*model);
+    sim::run_settings s;
+    s.options.max_warp_instructions = budget;
+    s.options.threads = 1; // one host thread: findings in a deterministic order
+    s.options.observer = &mc;
+    s.report_faults = false; // a fault is a finding
+    std::ostringstream run_err;
+    int status = sim::run_launch_file(dev, *file, s, std::cout, run_err);
+    if (status == exit_usage) {
+        std::cerr << run_err.str();
+        return exit_usage;
+    }
+    mc.finish(); // leaks, when the launch file ran to its end
+
+    rep.print_text(std::cerr, print_limit);
+    std::cerr << run_err.str(); // output mismatches
+    if (!json_path.empty()) {
+        std::ofstream o(json_path);
+        o << rep.json(run_tools);
+        if (!o) {
+            std::cerr << fmt::format("ptxsim check: cannot write {}\n", json_path);
+            return exit_usage;
+        }
+    }
+    if (rep.errors()) return error_exitcode;
+    return status;
+}
+
+} // namespace ptxsim::tools
