@@ -128,7 +128,7 @@ void memcheck::launch_end(const sim::launch_event& e, const sim::launch_result& 
         if (same(a.site.block, fr.block) && same(a.site.thread, fr.thread)) acc = &a;
     if (acc) {
         f = at_site(acc->site);
-        f.kind = fmt::format("{}-{}", fault_name(acc->fault), op_name(acc->op));
+        f.kind = fault_name(acc->fault); // the read/write/atomic is in the headline
         f.space = space_name(acc->space);
         f.size = acc->size;
         f.address = acc->address;
@@ -137,7 +137,7 @@ void memcheck::launch_end(const sim::launch_event& e, const sim::launch_result& 
                                  acc->size == 1 ? "" : "s", acc->generic ? " (through a generic address)" : "");
     } else if (bad_free_ && same(bad_free_->site.block, fr.block) && same(bad_free_->site.thread, fr.thread)) {
         f = at_site(bad_free_->site);
-        f.kind = bad_free_->error.find("double free") != std::string::npos ? "double-free" : "invalid-free";
+        f.kind = bad_free_->error.find("double free") != std::string::npos ? "double-free" : "malloc-error";
         f.space = "global";
         f.address = bad_free_->address;
         f.has_address = true;

@@ -279,12 +279,41 @@ void device::locate(const loaded_module& m, const function& f, uint32_t pos, fau
     };
     walk(f.body);
     if (!best || best->line == 0) return;
-    for (const auto& item : m.ast.items)
-        if (auto fd = std::get_if<file_directive>(&item.node))
-            if (fd->index == best->file) {
-                r.source_file = std::string(m.ast.str(fd->path));
-                r.source_line = best->line;
-            }
+    auto file_name = [&](uint32_t index) {
+        for (const auto& item : m.ast.items)
+            if (auto fd = std::get_if<file_directive>(&item.node))
+                if (fd->index == index) return std::string(m.ast.str(fd->path));
+        return std::string();
+    };
+    // Code inlined from a header (atomicAdd, __shfl_sync, cooperative
+    // groups) carries `inlined_at` the call site; the user's line is where
+    // that chain ends (a call site inside another inlined function has a
+    // .loc of its own with a further inlined_at).
+    uint32_t file = best->file, line = best->line;
+    if (best->has_inlined_at) {
+        r.inlined_file = file_name(best->file);
+        r.inlined_line = best->line;
+        uint32_t col = best->inlined_col;
+        file = best->inlined_file, line = best->inlined_line;
+        for (int hops = 0; hops < 16; ++hops) {
+            const loc_directive* next = nullptr;
+            std::function<void(list<statement>)> find = [&](list<statement> body) {
+                for (const auto& st : body) {
+                    if (auto l = std::get_if<loc_directive>(&st.node)) {
+                        if (l->has_inlined_at && l->file == file && l->line == line && l->col == col) next = l;
+                    } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
+                        find((*b)->body);
+                    }
+                }
+            };
+            find(f.body);
+            if (!next) break;
+            file = next->inlined_file, line = next->inlined_line, col = next->inlined_col;
+        }
+    }
+    r.source_file = file_name(file);
+    if (!r.source_file.empty()) r.source_line = line;
+    else r.inlined_file.clear();
 }
 
 bool device::cluster_shape(const isa::exec_function& code, dim3 grid, const launch_options& options, launch_request& req,

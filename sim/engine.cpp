@@ -1548,7 +1548,10 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
 std::string fault_report::format() const {
     std::string out = fmt::format("ptxsim: {} in kernel '{}'", kind, kernel);
     if (!ptx_file.empty()) out += fmt::format(" at {}:{}", ptx_file, ptx_line);
-    if (!source_file.empty()) out += fmt::format(" ({}:{})", source_file, source_line);
+    if (!source_file.empty()) {
+        if (inlined_file.empty()) out += fmt::format(" ({}:{})", source_file, source_line);
+        else out += fmt::format(" ({}:{}, inlined from {}:{})", source_file, source_line, inlined_file, inlined_line);
+    }
     out += fmt::format("\n  block ({},{},{}) thread ({},{},{})", block.x, block.y, block.z, thread.x, thread.y, thread.z);
     if (has_address) out += fmt::format(" address 0x{:x}", address);
     if (!message.empty()) out += fmt::format("\n  {}", message);

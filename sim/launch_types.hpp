@@ -50,8 +50,10 @@ struct fault_report {
     std::string kernel;
     std::string ptx_file;
     uint32_t ptx_line = 0;
-    std::string source_file;   // from .loc, when present
-    uint32_t source_line = 0;
+    std::string source_file;   // from .loc, when present; for code inlined from a
+    uint32_t source_line = 0;  // header, the call site in the user's file it was inlined into
+    std::string inlined_file;  // that header's file and line (empty when not inlined)
+    uint32_t inlined_line = 0;
     dim3 block, thread;
     uint64_t address = 0;
     bool has_address = false;

@@ -55,7 +55,7 @@ TEST(memcheck_tool, json_report_has_the_documented_schema) {
                                               "thread", "count", "message"}));
     EXPECT_EQ(f["tool"], "memcheck");
     EXPECT_EQ(f["severity"], "error");
-    EXPECT_EQ(f["kind"], "out-of-bounds-write");
+    EXPECT_EQ(f["kind"], "out-of-bounds");
     EXPECT_EQ(f["space"], "global");
     EXPECT_EQ(f["kernel"], "oob_global");
     EXPECT_EQ(f["address"], 0x7f0000000080ull);
@@ -80,17 +80,17 @@ struct kind_case {
 
 TEST(memcheck_tool, each_kind_at_its_line) {
     const kind_case cases[] = {
-        {"misaligned_global.json", "misaligned-read", "global", 4, 33, 0, "misaligned global read of 4 bytes"},
-        {"oob_shared.json", "out-of-bounds-write", "shared", 4, 46, 16, "at offset 64 (shared memory is 64 bytes)"},
-        {"oob_local.json", "out-of-bounds-write", "local", 4, 59, 0, "at offset 16 (local memory is 16 bytes)"},
-        {"use_after_free.json", "use-after-free-read", "global", 4, 80, 0, "use after free of allocation #0 'device malloc'"},
+        {"misaligned_global.json", "misaligned", "global", 4, 33, 0, "misaligned global read of 4 bytes"},
+        {"oob_shared.json", "out-of-bounds", "shared", 4, 46, 16, "at offset 64 (shared memory is 64 bytes)"},
+        {"oob_local.json", "out-of-bounds", "local", 4, 59, 0, "at offset 16 (local memory is 16 bytes)"},
+        {"use_after_free.json", "use-after-free", "global", 4, 80, 0, "use after free of allocation #0 'device malloc'"},
         {"double_free.json", "double-free", "global", 0, 103, 0, "double free"},
-        {"invalid_free.json", "invalid-free", "global", 0, 123, 0, "not a pointer that device malloc returned"},
-        {"invalid_generic.json", "invalid-address-read", "global", 4, 134, 0, "unmapped address"},
-        {"invalid_atomic.json", "out-of-bounds-atomic", "global", 4, 145, 0, "0 bytes past the end of allocation #0"},
+        {"invalid_free.json", "malloc-error", "global", 0, 123, 0, "not a pointer that device malloc returned"},
+        {"invalid_generic.json", "invalid-address", "global", 4, 134, 0, "unmapped address"},
+        {"invalid_atomic.json", "out-of-bounds", "global", 4, 145, 0, "0 bytes past the end of allocation #0"},
         {"stack_overflow.json", "stack-overflow", "local", 0, 173, 0, "overflows the 1024-byte per-thread stack"},
         // Two buffers back to back: writing one past the first is still out of bounds.
-        {"back_to_back.json", "out-of-bounds-write", "global", 4, 235, 16, "0 bytes past the end of allocation #0 (64 bytes"},
+        {"back_to_back.json", "out-of-bounds", "global", 4, 235, 16, "0 bytes past the end of allocation #0 (64 bytes"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.launch);

@@ -13,7 +13,7 @@ finding make(uint32_t line, uint64_t address, uint32_t thread, const char* sever
     finding f;
     f.tool = "memcheck";
     f.severity = severity;
-    f.kind = "out-of-bounds-read";
+    f.kind = "out-of-bounds";
     f.space = "global";
     f.kernel = "k";
     f.size = 4;
