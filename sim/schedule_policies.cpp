@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace ptxsim::sim {
@@ -103,7 +103,10 @@ public:
     uint64_t cta_budget(const schedule_unit&) override { return uint64_t(quantum_) * 4; }
     void order_warps(std::span<schedule_unit> warps) override { // a pass over every live warp
         moved_ = false;
-        std::stable_sort(warps.begin(), warps.end(), [&](const auto& a, const auto& b) { return priority(a) > priority(b); });
+        keyed_.clear();
+        for (const auto& w : warps) keyed_.push_back({priority(w), w});
+        std::stable_sort(keyed_.begin(), keyed_.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (size_t i = 0; i < warps.size(); ++i) warps[i] = keyed_[i].second;
     }
     // Only the first warp of a pass that can move runs (the highest-priority
     // one); it keeps running until it blocks, spins or reaches the next
@@ -152,7 +155,11 @@ private:
     rng rng_;
     pct_shape shape_;
     uint32_t quantum_;
-    std::map<warp_key, int64_t> priority_;
+    struct key_hash {
+        size_t operator()(const warp_key& k) const { return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ull ^ k.second); }
+    };
+    std::unordered_map<warp_key, int64_t, key_hash> priority_;
+    std::vector<std::pair<int64_t, schedule_unit>> keyed_;
     warp_key running_{}, spinner_{UINT64_MAX, 0};
     uint32_t spins_ = 0;
     bool moved_ = false;
