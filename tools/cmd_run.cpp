@@ -87,6 +87,7 @@ int cmd_run(const std::vector<std::string>& args) {
     s.stats = stats;
     if ((one_schedule || schedules) && threads > 1)
         std::cerr << "ptxsim run: note: schedules run on one host thread; --threads " << threads << " is not used\n";
+    if (schedules && stats) std::cerr << "ptxsim run: note: --stats is not used with --schedules (each run is quiet)\n";
     if (one_schedule)
         return sim::run_schedule(*model, *file, s, vm.count("replay") ? replay : schedule_seed, std::cout, std::cerr);
     if (schedules) {

@@ -156,6 +156,11 @@ TEST(schedule, clean_exploration_and_usage_errors) {
     EXPECT_NE(r.out.find("schedules: 4 run (seeds derived from 9); every buffer and exit status is the same as in the default order"),
               std::string::npos)
         << r.out;
+    // A mismatch that every schedule shares is still a mismatch (exit 1, printed once).
+    auto mismatch = run_ptxsim("run --schedules 8 '" + data("one_warp_wrong_expect.json") + "'");
+    EXPECT_EQ(mismatch.status, 1) << mismatch.err;
+    EXPECT_NE(mismatch.out.find("every buffer and exit status is the same as in the default order"), std::string::npos) << mismatch.out;
+    EXPECT_NE(mismatch.err.find("mismatch: out[0] = 50 (0x32), expected 51 (0x33)"), std::string::npos) << mismatch.err;
     auto both = run_ptxsim("run --schedules 4 --replay 3 '" + file + "'");
     EXPECT_EQ(both.status, 2);
     EXPECT_NE(both.err.find("give one of them"), std::string::npos) << both.err;
