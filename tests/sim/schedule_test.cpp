@@ -120,6 +120,27 @@ TEST(schedule, a_racy_kernel_gives_different_outputs_under_some_seeds) {
     EXPECT_LE(*seen.rbegin(), 200u);
 }
 
+// Two lanes of one warp race from two divergent paths. With one warp there
+// is nothing for PCT's warp priorities to reorder: the outputs of its
+// seeds differ only because the scheduler picks which path group runs next.
+TEST(schedule, divergent_path_groups_are_explored) {
+    auto f = load(data("diverged_rmw.json"));
+    const uint32_t by_default = word(run_file(f, nullptr), "out");
+    EXPECT_EQ(word(run_file(f, nullptr), "out"), by_default);
+    auto p = params_for(f);
+    std::set<uint32_t> seen;
+    for (uint64_t i = 0; i < 16; ++i) {
+        uint64_t seed = sim::derive_seed(21, i);
+        if (sim::kind_of_seed(seed) != sim::schedule_kind::pct) continue;
+        auto s = sim::make_scheduler(seed, p);
+        uint32_t v = word(run_file(f, s.get()), "out");
+        EXPECT_GE(v, 20u);
+        EXPECT_LE(v, 40u);
+        seen.insert(v);
+    }
+    EXPECT_GE(seen.size(), 2u);
+}
+
 // Exploration names two seeds and the element; --replay of the second one
 // reproduces its value exactly (the launch file expects 200, so the replay
 // prints the value as a mismatch).
