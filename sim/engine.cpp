@@ -433,10 +433,15 @@ private:
                     uint32_t quantum = p.s.turn(u);
                     if (!quantum) continue;
                     const uint64_t before = result_.stats.warp_instructions;
+                    preempted_ = false;
                     bool m = run_warp(*cta.warps[u.index], p, quantum);
                     p.s.turn_ended(u, m ? static_cast<uint32_t>(std::max<uint64_t>(1, result_.stats.warp_instructions - before)) : 0);
                     moved |= m;
                     if (fault_) break;
+                    if (preempted_) { // the CTA's pass ends too: other CTAs run before its next turn
+                        any |= moved;
+                        return any;
+                    }
                 }
             } else {
                 for (auto& w : cta.warps) {
@@ -487,7 +492,10 @@ private:
                 const isa::exec_instruction& ins = function_of(pc).code[pc & index_bits];
                 int point = ins.branch && ins.target <= (pc & index_bits) ? static_cast<int>(schedule_point::backward_branch)
                                                                           : schedule_point_of(ins.row);
-                if (point >= 0 && !fault_ && p.s.preempt(static_cast<schedule_point>(point), n)) break;
+                if (point >= 0 && !fault_ && p.s.preempt(static_cast<schedule_point>(point), n)) {
+                    preempted_ = true;
+                    break;
+                }
             }
         }
         return moved;
@@ -527,6 +535,7 @@ private:
                         const bool backward = ins.target <= (pc & index_bits);
                         pc = (pc & ~index_bits) | ins.target;
                         if (backward && p.s.preempt(schedule_point::backward_branch, n + 1)) {
+                            preempted_ = true;
                             w.upc = pc;
                             return n + 1;
                         }
@@ -569,6 +578,7 @@ private:
             }
             if constexpr (P::explores) {
                 if (int point = schedule_point_of(ins.row); point >= 0 && p.s.preempt(static_cast<schedule_point>(point), n + 1)) {
+                    preempted_ = true;
                     w.upc = pc;
                     return n + 1;
                 }
@@ -1628,6 +1638,7 @@ private:
     uint32_t cur_pc_ = 0;
     uint32_t cur_depth_ = 0;
     bool yield_ = false; // the running warp waits for others (relinquish): end its turn
+    bool preempted_ = false; // a scheduler ended the running warp's turn at a preemption point
     uint32_t rewind_ = 0; // lanes that went to sleep in the running instruction (sleep_on_mbarrier)
     // Times in a row that nothing could run but try_wait sleepers, woken by
     // their time limit, with no mbarrier phase completing in between.

@@ -61,7 +61,12 @@ class random_scheduler final : public scheduler {
 public:
     random_scheduler(uint64_t seed, const schedule_params& p) : rng_(seed), shape_(shape_of(seed, p.quantum)), quantum_(p.quantum) {}
     void order_ctas(std::span<schedule_unit> ctas) override { rng_.shuffle(ctas); }
-    uint64_t cta_budget(const schedule_unit&) override { return 1 + rng_.below(uint64_t(quantum_) * 4); }
+    // Half the time no more than one turn's worth, so that a warp preempted
+    // after a store lets other CTAs run before its next turn, not only the
+    // other warps of its CTA.
+    uint64_t cta_budget(const schedule_unit&) override {
+        return 1 + rng_.below(rng_.below(2) ? shape_.longest_turn : uint64_t(quantum_) * 4);
+    }
     void order_warps(std::span<schedule_unit> warps) override { rng_.shuffle(warps); }
     uint32_t turn(const schedule_unit&) override { return 1 + static_cast<uint32_t>(rng_.below(shape_.longest_turn)); }
     void turn_ended(const schedule_unit&, uint32_t) override {}

@@ -5,7 +5,8 @@
 //
 // A seed names its policy: even seeds are `random`, odd seeds `pct`.
 // - random: each pass visits the live CTAs, and each round a CTA's warps, in
-//   a fresh random order; each warp runs a random number of instructions;
+//   a fresh random order; each warp runs a random number of instructions,
+//   and each CTA per pass (half the time at most one turn's worth);
 //   after each memory operation, fence or backward branch the warp is
 //   preempted with a probability the seed picks (1/2 … 1/64); divergent path
 //   groups of a warp are picked at random.

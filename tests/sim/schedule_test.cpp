@@ -3,6 +3,7 @@
 // exploration names two seeds that --replay reproduces, race-free kernels
 // give the same bits under every schedule, and PCT finds a bug that needs
 // one rare preemption.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -167,6 +168,34 @@ TEST(schedule, exploration_reports_two_seeds_and_replay_reproduces_one) {
                 EXPECT_NE(again.err.find("mismatch: out[0] = " + value + " "), std::string::npos) << again.err;
             }
         }
+    }
+}
+
+// A flag raised before the data it guards: the consumer CTA copies stale
+// data only when it runs between the producer's two adjacent stores.
+// Exploration finds such a schedule, and run_schedule replays it exactly.
+TEST(schedule, a_flag_raised_before_its_data_is_caught_and_replayed) {
+    auto f = load(data("flag_before_data.json"));
+    EXPECT_EQ(word(run_file(f, nullptr), "out"), 42u);
+    sim::explore_settings s;
+    s.seed = 3;
+    s.schedules = 32;
+    std::vector<uint64_t> stale;
+    s.on_outcome = [&](const sim::schedule_outcome& o) {
+        if (o.seed && word(o.buffers, "out") == 0) stale.push_back(*o.seed);
+    };
+    std::ostringstream out, err;
+    auto r = sim::explore_schedules(h800(), f, s, out, err);
+    EXPECT_EQ(r.status, 1);
+    ASSERT_FALSE(stale.empty());
+    EXPECT_TRUE(err.str().find("buffer 'out' element 0 is 0 under seed ") != std::string::npos ||
+                err.str().find("buffer 'out' element 0 is 42 under seed ") != std::string::npos)
+        << err.str();
+    for (uint64_t seed : stale) {
+        std::ostringstream o2, e2;
+        EXPECT_EQ(sim::run_schedule(h800(), f, {}, seed, o2, e2), 1);
+        EXPECT_NE(e2.str().find("mismatch: out[0] = 0 (0x0), expected 42 (0x2a)"), std::string::npos) << e2.str();
+        EXPECT_NE(o2.str().find(fmt::format("schedule: seed {}, ", seed)), std::string::npos) << o2.str();
     }
 }
 
