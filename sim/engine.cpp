@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <deque>
@@ -16,6 +17,7 @@
 #include "memory/multicast.hpp"
 #include "sim/device_heap.hpp"
 #include "sim/events.hpp"
+#include "sim/scheduler.hpp"
 #include "sim/texture_table.hpp"
 
 namespace ptxsim::sim {
@@ -188,6 +190,21 @@ struct cluster_state {
     }
 };
 
+// The engine's default order, compiled in (no call per choice): live CTAs
+// in the order they started, a CTA's warps in index order, each warp up to
+// `quantum` instructions, a CTA up to four quanta per pass, divergent groups
+// lowest PC first (pick_pc), no preemption inside a quantum.
+struct default_order {
+    static constexpr bool explores = false;
+    uint32_t quantum;
+};
+
+// A scheduler (sim/scheduler.hpp) makes every choice, through virtual calls.
+struct explored_order {
+    static constexpr bool explores = true;
+    scheduler& s;
+};
+
 // Observed: the instance run when launch_options::observer is set; only it
 // calls the observer (sim/events.hpp), so the plain instance pays nothing.
 template <bool Observed>
@@ -206,8 +223,21 @@ public:
 
     // Runs CTAs, taking the next unstarted one whenever fewer than this
     // thread's share of resident CTAs are live, until all are done or any
-    // thread faults.
+    // thread faults. The order is the default one (default_order) unless the
+    // launch names a scheduler.
     launch_result run() {
+        if (scheduler* s = req_.options.schedule) {
+            s->launch_begins(req_.grid.count(), static_cast<uint32_t>((req_.block.count() + warp_size - 1) / warp_size));
+            explored_order p{*s};
+            return run_with(p);
+        }
+        default_order p{req_.options.quantum};
+        return run_with(p);
+    }
+
+private:
+    template <class P>
+    launch_result run_with(P& p) {
         const uint64_t total = req_.grid.count() / req_.cluster.count();
         std::deque<std::unique_ptr<cluster_state>> live;
         uint64_t counted = 0;
@@ -219,12 +249,16 @@ public:
             }
             if (live.empty()) break;
             bool progress = false;
-            for (auto& cl : live) {
-                for (auto& cta : cl->ctas) {
-                    if (run_cta(*cta)) progress = true;
+            if constexpr (P::explores) {
+                progress = run_pass(p, live);
+            } else {
+                for (auto& cl : live) {
+                    for (auto& cta : cl->ctas) {
+                        if (run_cta(*cta, p)) progress = true;
+                        if (fault_) break;
+                    }
                     if (fault_) break;
                 }
-                if (fault_) break;
             }
             if (fault_) break;
             // Retire finished CTAs, keeping the order of the rest.
@@ -259,7 +293,46 @@ public:
         return result_;
     }
 
-private:
+    // One pass over the live CTAs in the order the scheduler gives.
+    bool run_pass(explored_order& p, const std::deque<std::unique_ptr<cluster_state>>& live) {
+        std::vector<schedule_unit> order;
+        if (p.s.whole_grid_order()) { // every live warp in one order, one turn each
+            std::vector<warp_state*> warps;
+            for (auto& cl : live)
+                for (auto& cta : cl->ctas)
+                    for (auto& w : cta->warps)
+                        if (!w->done()) {
+                            order.push_back({cta->linear, w->index, static_cast<uint32_t>(warps.size())});
+                            warps.push_back(w.get());
+                        }
+            p.s.order_warps(order);
+            bool progress = false;
+            for (const auto& u : order) {
+                uint32_t quantum = p.s.turn(u);
+                if (!quantum) continue;
+                const uint64_t before = result_.stats.warp_instructions;
+                bool m = run_warp(*warps[u.index], p, quantum);
+                p.s.turn_ended(u, m ? static_cast<uint32_t>(std::max<uint64_t>(1, result_.stats.warp_instructions - before)) : 0);
+                progress |= m;
+                if (fault_) break;
+            }
+            return progress;
+        }
+        std::vector<cta_state*> ctas;
+        for (auto& cl : live)
+            for (auto& cta : cl->ctas) {
+                order.push_back({cta->linear, schedule_unit::no_warp, static_cast<uint32_t>(ctas.size())});
+                ctas.push_back(cta.get());
+            }
+        p.s.order_ctas(order);
+        bool progress = false;
+        for (const auto& u : order) {
+            if (run_cta(*ctas[u.index], p)) progress = true;
+            if (fault_) break;
+        }
+        return progress;
+    }
+
     // Cluster `index` (x fastest over the grid of clusters) with its CTAs in rank order.
     std::unique_ptr<cluster_state> make_cluster(uint64_t index) {
         const dim3& c = req_.cluster;
@@ -339,39 +412,70 @@ private:
     // again while any of them moves, up to a few quanta in all: a CTA whose
     // warps meet at barriers every few instructions then stays in the host's
     // caches instead of every resident CTA being touched per barrier phase.
-    // False when no warp could move.
-    bool run_cta(cta_state& cta) {
+    // False when no warp could move. A scheduler sets the order, the budget
+    // and each warp's quantum.
+    template <class P>
+    bool run_cta(cta_state& cta, P& p) {
         const uint64_t start = result_.stats.warp_instructions;
-        const uint64_t budget = uint64_t(req_.options.quantum) * 4;
+        uint64_t budget;
+        if constexpr (P::explores) budget = p.s.cta_budget({cta.linear, schedule_unit::no_warp, 0});
+        else budget = uint64_t(p.quantum) * 4;
         bool any = false;
+        std::vector<schedule_unit> order;
         for (bool moved = true; moved && !fault_ && result_.stats.warp_instructions - start < budget;) {
             moved = false;
-            for (auto& w : cta.warps) {
-                if (w->done()) continue;
-                if (run_warp(*w)) moved = true;
-                if (fault_) break;
+            if constexpr (P::explores) {
+                order.clear();
+                for (uint32_t i = 0; i < cta.warps.size(); ++i)
+                    if (!cta.warps[i]->done()) order.push_back({cta.linear, i, i});
+                p.s.order_warps(order);
+                for (const auto& u : order) {
+                    uint32_t quantum = p.s.turn(u);
+                    if (!quantum) continue;
+                    const uint64_t before = result_.stats.warp_instructions;
+                    preempted_ = false;
+                    bool m = run_warp(*cta.warps[u.index], p, quantum);
+                    p.s.turn_ended(u, m ? static_cast<uint32_t>(std::max<uint64_t>(1, result_.stats.warp_instructions - before)) : 0);
+                    moved |= m;
+                    if (fault_) break;
+                    if (preempted_) { // the CTA's pass ends too: other CTAs run before its next turn
+                        any |= moved;
+                        return any;
+                    }
+                }
+            } else {
+                for (auto& w : cta.warps) {
+                    if (w->done()) continue;
+                    if (run_warp(*w, p, p.quantum)) moved = true;
+                    if (fault_) break;
+                }
             }
             any |= moved;
         }
         return any;
     }
 
-    // Runs up to a quantum of instructions; false when the warp could not move.
-    bool run_warp(warp_state& w) {
+    // Runs up to a quantum of instructions; false when the warp could not
+    // move. A scheduler may end the turn after a memory operation or a
+    // backward branch.
+    template <class P>
+    bool run_warp(warp_state& w, P& p, uint32_t quantum) {
         bool moved = false;
         uint32_t n = 0;
         yield_ = false;
-        while (n < req_.options.quantum && !fault_ && !yield_) {
+        while (n < quantum && !fault_ && !yield_) {
             if (w.converged) {
                 if (w.waiting) break; // at a barrier
-                n += run_converged(w, req_.options.quantum - n);
+                n += run_converged(w, quantum - n, p);
                 moved = true;
-                if (w.converged) break; // the quantum is spent (or a fault stopped it)
+                if (w.converged) break; // the quantum is spent, a fault stopped it or the scheduler preempted it
                 continue;               // a control instruction: the per-lane path takes it
             }
             uint32_t runnable = w.alive & ~w.exited & ~w.waiting & ~w.sync_wait;
             if (!runnable) break;
-            uint32_t pc = pick_pc(w, runnable);
+            uint32_t pc;
+            if constexpr (P::explores) pc = pick_group(w, runnable, p);
+            else pc = pick_pc(w, runnable);
             // Lanes at one PC but different call depths (recursion) use different frames: run one depth.
             uint32_t mask = 0, depth = UINT32_MAX;
             for (uint32_t lanes = runnable; lanes; lanes &= lanes - 1) {
@@ -384,6 +488,15 @@ private:
             ++n;
             moved = true;
             try_converge(w);
+            if constexpr (P::explores) {
+                const isa::exec_instruction& ins = function_of(pc).code[pc & index_bits];
+                int point = ins.branch && ins.target <= (pc & index_bits) ? static_cast<int>(schedule_point::backward_branch)
+                                                                          : schedule_point_of(ins.row);
+                if (point >= 0 && !fault_ && p.s.preempt(static_cast<schedule_point>(point), n)) {
+                    preempted_ = true;
+                    break;
+                }
+            }
         }
         return moved;
     }
@@ -392,7 +505,8 @@ private:
     // Branches taken by all lanes or by none stay here; a divergent branch or
     // any other control instruction hands the warp to the per-lane path.
     // Returns the number of instructions run.
-    uint32_t run_converged(warp_state& w, uint32_t budget) {
+    template <class P>
+    uint32_t run_converged(warp_state& w, uint32_t budget, [[maybe_unused]] P& p) {
         const uint32_t live = w.alive & ~w.exited;
         const uint32_t lanes = static_cast<uint32_t>(__builtin_popcount(live));
         uint32_t pc = w.upc;
@@ -417,7 +531,17 @@ private:
             result_.stats.thread_instructions += lanes;
             if (ins.branch) {
                 if (eff == live) {
-                    pc = (pc & ~index_bits) | ins.target;
+                    if constexpr (P::explores) {
+                        const bool backward = ins.target <= (pc & index_bits);
+                        pc = (pc & ~index_bits) | ins.target;
+                        if (backward && p.s.preempt(schedule_point::backward_branch, n + 1)) {
+                            preempted_ = true;
+                            w.upc = pc;
+                            return n + 1;
+                        }
+                    } else {
+                        pc = (pc & ~index_bits) | ins.target;
+                    }
                 } else if (eff == 0) {
                     ++pc;
                 } else { // divergent: the taken lanes go to the target, the rest fall through
@@ -452,6 +576,13 @@ private:
                 w.upc = pc;
                 return n + 1;
             }
+            if constexpr (P::explores) {
+                if (int point = schedule_point_of(ins.row); point >= 0 && p.s.preempt(static_cast<schedule_point>(point), n + 1)) {
+                    preempted_ = true;
+                    w.upc = pc;
+                    return n + 1;
+                }
+            }
         }
         w.upc = pc;
         if (n < budget && !fault_) leave_converged(w); // stopped at a control instruction
@@ -482,6 +613,19 @@ private:
         }
         w.upc = pc;
         w.converged = true;
+    }
+
+    // The scheduler's choice among the distinct PCs of the runnable lanes.
+    uint32_t pick_group(warp_state& w, uint32_t runnable, explored_order& p) {
+        std::array<uint32_t, warp_size> pcs;
+        uint32_t n = 0;
+        for (uint32_t lanes = runnable; lanes; lanes &= lanes - 1) {
+            uint32_t pc = w.pc[static_cast<uint32_t>(__builtin_ctz(lanes))];
+            if (std::find(pcs.begin(), pcs.begin() + n, pc) == pcs.begin() + n) pcs[n++] = pc;
+        }
+        if (n == 1) return pcs[0];
+        uint32_t i = p.s.pick_group(std::span<const uint32_t>(pcs.data(), n));
+        return pcs[std::min(i, n - 1)];
     }
 
     // The lowest PC among runnable lanes reconverges structured code. While
@@ -1494,6 +1638,7 @@ private:
     uint32_t cur_pc_ = 0;
     uint32_t cur_depth_ = 0;
     bool yield_ = false; // the running warp waits for others (relinquish): end its turn
+    bool preempted_ = false; // a scheduler ended the running warp's turn at a preemption point
     uint32_t rewind_ = 0; // lanes that went to sleep in the running instruction (sleep_on_mbarrier)
     // Times in a row that nothing could run but try_wait sleepers, woken by
     // their time limit, with no mbarrier phase completing in between.
@@ -1508,7 +1653,8 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
     shared_state shared;
     // Host threads take whole clusters (of one CTA without cluster dimensions).
     uint32_t resident_clusters = std::max<uint32_t>(1, req.resident_ctas / static_cast<uint32_t>(req.cluster.count()));
-    uint32_t threads = std::max<uint32_t>(1, std::min<uint32_t>(req.options.threads, resident_clusters));
+    // A scheduler's order is one host thread's (the same seed, the same interleaving).
+    uint32_t threads = req.options.schedule ? 1 : std::max<uint32_t>(1, std::min<uint32_t>(req.options.threads, resident_clusters));
     uint32_t share = std::max<uint32_t>(1, resident_clusters / threads);
     std::vector<launch_result> results(threads);
     observer* const obs = req.options.observer;

@@ -216,9 +216,22 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         total.warp_instructions += r.stats.warp_instructions;
         total.thread_instructions += r.stats.thread_instructions;
         total.seconds += r.stats.seconds;
+        if (s.totals) {
+            s.totals->warp_instructions += r.stats.warp_instructions;
+            s.totals->thread_instructions += r.stats.thread_instructions;
+            s.totals->seconds += r.stats.seconds;
+        }
         if (r.fault) {
             if (s.report_faults) err << r.fault->format();
             return 1;
+        }
+    }
+    if (s.final_buffers) {
+        for (const auto& b : f.buffers) {
+            const live_buffer& lb = buffers.at(b.name);
+            std::vector<uint8_t> data(b.count * b.elem_bytes);
+            dev.read(lb.address, data.data(), data.size());
+            s.final_buffers->emplace_back(b.name, std::move(data));
         }
     }
     for (const auto& [name, path] : f.outputs) {

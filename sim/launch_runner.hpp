@@ -4,6 +4,8 @@
 // compares the expectations. Messages go to the given streams.
 #include <iosfwd>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/device.hpp"
 #include "sim/launch_file.hpp"
@@ -16,6 +18,10 @@ struct run_settings {
     // Print a kernel fault's report on `err` (ptxsim check reports it as a
     // finding instead).
     bool report_faults = true;
+    // When set: every buffer's contents after the last launch, in the order
+    // the file declares them (left empty when a launch stops with a fault).
+    std::vector<std::pair<std::string, std::vector<uint8_t>>>* final_buffers = nullptr;
+    launch_stats* totals = nullptr; // when set: the launches' instruction counts and time, added up
 };
 
 // Exit status: 0 ok, 1 kernel fault or mismatch, 2 bad input.

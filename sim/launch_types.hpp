@@ -10,6 +10,7 @@
 namespace ptxsim::sim {
 
 class observer; // sim/events.hpp
+class scheduler;
 
 struct dim3 {
     uint32_t x = 1, y = 1, z = 1;
@@ -41,6 +42,9 @@ struct launch_options {
     // Told of every memory access, device malloc/free and the launch's
     // begin and end (sim/events.hpp); null: the engine runs uninstrumented.
     sim::observer* observer = nullptr;
+    // Who runs next (sim/scheduler.hpp); null: the engine's default order.
+    // Not owned; kept across the launches of a launch file. Forces one host thread.
+    scheduler* schedule = nullptr;
 };
 
 // A located kernel fault: where and who, in the terms a user debugs with.

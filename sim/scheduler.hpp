@@ -1,0 +1,70 @@
+#pragma once
+// Who runs next. The engine (sim/engine.cpp) owns the machine state and asks
+// a scheduling policy at each choice: in which order the live CTAs and a
+// CTA's warps take their turns, how many instructions a warp may run in its
+// turn (the quantum), which divergent path group of a warp runs next, and
+// whether to end a warp's turn right after a memory operation or a backward
+// branch (where a spin loop goes round).
+//
+// The default order (no scheduler given) is compiled into the engine as a
+// policy with inline members, so a plain run pays nothing for this
+// interface. A `scheduler` below is the pluggable form, called through
+// virtual functions, used for schedule exploration: seeded random and
+// PCT-style policies (sim/schedule_policies.hpp). It forces one host thread,
+// so that the same seed gives the same interleaving and the same bits.
+#include <cstdint>
+#include <span>
+
+namespace ptxsim::sim {
+
+// A CTA (warp == no_warp) or one warp of a CTA, by its place in the grid.
+struct schedule_unit {
+    static constexpr uint32_t no_warp = 0xFFFFFFFFu;
+    uint64_t cta = 0;        // linear CTA index in the grid
+    uint32_t warp = no_warp; // warp index in the CTA
+    uint32_t index = 0;      // the engine's own position for it (keep it with the unit when reordering)
+};
+
+// Where a running warp may be preempted: just after it did one of these.
+enum class schedule_point : uint8_t {
+    read,            // a load from any space (ld, ldu, tex, suld …)
+    write,           // a store, atomic or reduction (st, atom, red, sust, multimem …)
+    fence,           // fence, membar
+    backward_branch, // a branch to an earlier instruction (a loop, or a spin loop)
+};
+
+// The preemption point an instruction of instruction-table row `row`
+// (exec_instruction::row) is, as an int; -1 when it is none.
+int schedule_point_of(uint16_t row);
+
+class scheduler {
+public:
+    virtual ~scheduler() = default;
+    // A kernel launch starts (every launch of a launch file, in order).
+    virtual void launch_begins(uint64_t /*ctas*/, uint32_t /*warps_per_cta*/) {}
+    // True: each pass orders every live warp of every live CTA at once
+    // (order_warps over them all, one turn each, no CTA budget), for
+    // policies whose order is global (PCT's priorities); false: CTA by CTA.
+    virtual bool whole_grid_order() const { return false; }
+    // A pass over the live CTAs starts: leave them in the order they take turns.
+    virtual void order_ctas(std::span<schedule_unit> ctas) = 0;
+    // How many warp-instructions the CTA may run in this pass (its warps go
+    // round while any moves and the budget lasts).
+    virtual uint64_t cta_budget(const schedule_unit& cta) = 0;
+    // A round over one CTA's live warps (or, with whole_grid_order, a pass
+    // over every live warp): leave them in the order they run.
+    virtual void order_warps(std::span<schedule_unit> warps) = 0;
+    // Instructions the warp may run in this turn; 0 skips it.
+    virtual uint32_t turn(const schedule_unit& warp) = 0;
+    // The turn ended after `ran` instructions (0: the warp could not move).
+    virtual void turn_ended(const schedule_unit& warp, uint32_t ran) = 0;
+    // The running warp just did `what` (the `ran`-th instruction of its
+    // turn): true ends its turn here.
+    virtual bool preempt(schedule_point what, uint32_t ran) = 0;
+    // The warp's lanes are at different PCs: which group runs one
+    // instruction next. `pcs` are the distinct PCs of its runnable lanes, in
+    // lane order; returns an index into it.
+    virtual uint32_t pick_group(std::span<const uint32_t> pcs) = 0;
+};
+
+} // namespace ptxsim::sim
