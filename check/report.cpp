@@ -82,7 +82,7 @@ std::string report::json(const std::vector<std::string>& tools) const {
         j["space"] = f.space;
         j["kernel"] = f.kernel;
         j["address"] = f.has_address ? json(f.address) : json(nullptr);
-        j["size"] = f.size;
+        j["size"] = f.size ? json(f.size) : json(nullptr); // null: a kind with no access (a bad free, a stack overflow)
         j["location"] = {{"ptx_file", f.ptx_file},
                          {"ptx_line", f.ptx_line},
                          {"source_file", f.source_file.empty() ? json(nullptr) : json(f.source_file)},
