@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "isa/match.hpp"
+#include "isa/memory_model.hpp"
 #include "isa/sem/registry.hpp"
 
 namespace ptxsim::isa {
@@ -523,6 +524,7 @@ private:
             e.ops[sem::carry_operand].kind = opnd::pred;
             e.ops[sem::carry_operand].slot = carry_slot_;
         }
+        if (why.empty() && matched) fill_memory_model(*matched, e);
         if (why.empty() && matched && matched->row->key == "call") why = decode_call(ins, e);
         if (why.empty() && matched && matched->row->key == "brx.idx") why = decode_branch_table(ins, e);
         if (!why.empty()) {

@@ -21,6 +21,12 @@ enum class opnd : uint8_t { none, reg, pred, imm, special, addr, vec, label };
 // State spaces as instructions name them.
 enum class space : uint8_t { generic, global, shared, local, param, const_ };
 
+// The memory-model qualifiers of an access or fence (.relaxed.gpu,
+// .volatile, membar.cta ...). They change no value in a run; checkers
+// (racecheck) read them. weak: a plain ld/st; volatile: relaxed.sys.
+enum class mem_order : uint8_t { weak, volatile_, relaxed, acquire, release, acq_rel, sc, mmio };
+enum class mem_scope : uint8_t { none, cta, cluster, gpu, sys };
+
 enum class special_reg : uint16_t {
     tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
     laneid, warpid, nwarpid, smid, nsmid, gridid, clock, clock_hi, clock64, globaltimer, globaltimer_lo,
@@ -76,6 +82,10 @@ struct exec_instruction {
     std::array<exec_operand, 8> ops{}; // wgmma.mma_async with a descriptor A needs eight
     parser::pos_t pos = 0;    // source position, for fault reports
     uint16_t row = 0;         // instruction-table row (dense op id)
+    // ld/st/atom/red/fence/membar/bar.warp.sync: the ordering and scope the
+    // instruction names, with the ISA's defaults filled in (decode.cpp).
+    mem_order order = mem_order::weak;
+    mem_scope scope = mem_scope::none;
     // Set by decoders whose handler may change PCs, exit lanes or make them
     // wait (branches, calls, barriers, warp-synchronous instructions): the
     // engine runs these on its per-lane path. Every other handler only reads

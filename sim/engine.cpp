@@ -385,11 +385,27 @@ private:
     void land_at_exit(cta_state& cta) {
         for (auto& w : cta.warps) {
             if (!w->async) continue;
-            for (auto& lane : *w->async) {
+            for (uint32_t l = 0; l < warp_size; ++l) {
+                auto& lane = (*w->async)[l];
                 lane.bulk_groups.push_back(std::move(lane.bulk_open));
                 for (auto& g : lane.bulk_groups)
                     for (auto& pw : g) {
                         if (pw.sp != space::global) continue;
+                        if constexpr (Observed) { // one landing store event per copy, by the issuing thread
+                            access_event e;
+                            e.site.block = cta.id;
+                            e.site.thread = thread_of(*w, l);
+                            e.site.function_id = req_.kernel_id;
+                            e.site.cta = cta.linear;
+                            e.site.warp = w->index;
+                            e.site.lane = l;
+                            e.address = e.offset = pw.addr;
+                            e.size = static_cast<uint32_t>(pw.data.size());
+                            e.op = pw.reduce ? access_op::atomic : access_op::store;
+                            e.data = pw.data.data();
+                            e.landing = true;
+                            req_.options.observer->access(e);
+                        }
                         if (!pw.reduce) {
                             global_.write(pw.addr, pw.data.data(), static_cast<uint32_t>(pw.data.size()));
                             continue;
@@ -841,27 +857,53 @@ private:
 
     bool load(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* out) override {
         bool ok = do_load(sp, addr, bytes, lane, out);
-        if constexpr (Observed) observe_access(access_op::load, sp, addr, bytes, lane, ok);
+        if constexpr (Observed) observe_access(access_op::load, sp, addr, bytes, lane, ok, out);
         return ok;
     }
 
     bool store(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, const void* in) override {
         bool ok = do_store(sp, addr, bytes, lane, in);
-        if constexpr (Observed) observe_access(access_op::store, sp, addr, bytes, lane, ok);
+        if constexpr (Observed) observe_access(access_op::store, sp, addr, bytes, lane, ok, in);
         return ok;
     }
 
-    void observe_access(access_op op, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, bool ok) {
+    void observe_access(access_op op, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, bool ok, const void* data) {
         access_event e;
         e.site = site_of(lane);
         e.address = addr;
         e.size = bytes;
-        uint64_t off;
+        uint64_t off = addr;
         e.space = sp == space::generic ? classify(addr, off) : sp;
         e.generic = sp == space::generic;
         e.op = op;
         e.fault = ok ? fault_kind::none : last_fault_kind_;
+        if (cur_ins_) {
+            e.order = cur_ins_->order;
+            e.scope = cur_ins_->scope;
+        }
+        e.landing = landing_;
+        if (ok) {
+            e.data = static_cast<const uint8_t*>(data);
+            resolve(e.space, off, lane, e.owner, e.offset);
+        }
         req_.options.observer->access(e);
+    }
+
+    // Where a successful access's bytes are (access_event::owner, offset);
+    // `off` is the address within its space.
+    void resolve(space sp, uint64_t off, uint32_t lane, uint64_t& owner, uint64_t& offset) {
+        owner = 0;
+        offset = off;
+        if (sp == space::shared) {
+            uint64_t tag = (off >> cluster_rank_shift) & 0x1F;
+            const cluster_state& cl = *cur_->cta->cluster;
+            owner = tag && tag - 1 < cl.ctas.size() ? cl.ctas[tag - 1]->linear : cur_->cta->linear;
+            offset = off & cta_offset_mask;
+        } else if (sp == space::local || sp == space::param) {
+            owner = cur_->cta->linear * req_.block.count() + cur_->index * warp_size + lane;
+            if (sp == space::local && (off >> local_depth_shift) == 0 && off < stack_base)
+                offset = off | uint64_t(cur_depth_ + 1) << local_depth_shift;
+        }
     }
 
     event_site site_of(uint32_t lane) const {
@@ -870,7 +912,49 @@ private:
         s.thread = thread_of(*cur_, lane);
         s.function_id = static_cast<int32_t>(cur_pc_ >> 20);
         s.pos = cur_ins_ ? cur_ins_->pos : 0;
+        s.cta = cur_->cta->linear;
+        s.warp = cur_->index;
+        s.lane = lane;
         return s;
+    }
+
+    // ---- synchronisation seen by observers (sim/events.hpp)
+    void note(isa::sync_note n, uint32_t mask, uint64_t address, uint32_t arg) override {
+        if constexpr (Observed) {
+            sync_event e;
+            e.site = site_of(static_cast<uint32_t>(__builtin_ctz(mask)));
+            e.mask = mask;
+            if (cur_ins_) {
+                e.order = cur_ins_->order;
+                e.scope = cur_ins_->scope;
+            }
+            switch (n) {
+            case isa::sync_note::fence: e.kind = sync_kind::fence; break;
+            case isa::sync_note::proxy_fence: e.kind = sync_kind::proxy_fence; break;
+            case isa::sync_note::landing_begin: landing_ = true; e.kind = sync_kind::landing_begin; break;
+            case isa::sync_note::landing_end: landing_ = false; e.kind = sync_kind::landing_end; break;
+            case isa::sync_note::mbarrier_reset:
+            case isa::sync_note::mbarrier_release:
+            case isa::sync_note::mbarrier_acquire: {
+                e.kind = n == isa::sync_note::mbarrier_reset     ? sync_kind::mbarrier_reset
+                         : n == isa::sync_note::mbarrier_release ? sync_kind::mbarrier_release
+                                                                 : sync_kind::mbarrier_acquire;
+                uint64_t off = address;
+                e.owner = mbarrier_owner(off).linear;
+                e.offset = off;
+                if (n == isa::sync_note::mbarrier_release) {
+                    e.completed = arg & 1;
+                    e.parity = (arg >> 1) & 1;
+                } else {
+                    e.parity = arg & 1;
+                }
+                break;
+            }
+            }
+            req_.options.observer->sync(e);
+        } else {
+            (void)n, (void)mask, (void)address, (void)arg;
+        }
     }
 
     dim3 thread_of(const warp_state& w, uint32_t lane) const {
@@ -906,7 +990,7 @@ private:
         bool ok = do_load(sp, addr, bytes, lane, &old);
         uint64_t nv = ok ? op(old, a, b) : 0;
         ok = ok && do_store(sp, addr, bytes, lane, &nv);
-        if constexpr (Observed) observe_access(access_op::atomic, sp, addr, bytes, lane, ok);
+        if constexpr (Observed) observe_access(access_op::atomic, sp, addr, bytes, lane, ok, &nv);
         if (!ok) return false;
         std::memcpy(old_out, &old, bytes);
         return true;
@@ -927,7 +1011,7 @@ private:
             op(v, bytes, state);
             ok = do_store(sp, addr, bytes, lane, v);
         }
-        if constexpr (Observed) observe_access(access_op::atomic, sp, addr, bytes, lane, ok);
+        if constexpr (Observed) observe_access(access_op::atomic, sp, addr, bytes, lane, ok, v);
         return ok;
     }
 
@@ -1066,6 +1150,16 @@ private:
             fault(fault_kind::invalid_address, static_cast<uint32_t>(__builtin_ctz(mask)), id,
                   fmt::format("barrier {} does not exist (0 to 15)", id));
             return;
+        }
+        if constexpr (Observed) {
+            barrier_event e;
+            e.site = site_of(static_cast<uint32_t>(__builtin_ctz(mask)));
+            e.id = id;
+            e.count = count;
+            e.mask = mask;
+            e.live = cur_->alive & ~cur_->exited;
+            e.wait = wait;
+            req_.options.observer->barrier(e);
         }
         barrier_state& b = cta.barriers[id];
         b.expected = count;
@@ -1330,6 +1424,16 @@ private:
             uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
             if (w.pc[l] == cur_pc_) here |= 1u << l;
         }
+        if constexpr (Observed) {
+            warp_sync_event e;
+            e.site = site_of(static_cast<uint32_t>(__builtin_ctz(mask)));
+            e.membermask = membermask;
+            e.mask = (needed & ~here) == 0 ? here : mask;
+            e.live = w.alive & ~w.exited;
+            e.complete = (needed & ~here) == 0;
+            e.orders_memory = cur_ins_ && cur_ins_->order != isa::mem_order::weak;
+            req_.options.observer->warp_sync(e);
+        }
         if ((needed & ~here) == 0) { // everyone is here: run them together
             uint32_t released = here & w.sync_wait;
             for (uint32_t lanes = released; lanes; lanes &= lanes - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(lanes))] = cur_pc_ + 1;
@@ -1349,6 +1453,7 @@ private:
             // A whole-CTA barrier waits for the threads that have not exited.
             uint32_t needed = b.expected ? b.expected : cta.threads - cta.exited_threads;
             if (b.arrived < needed) continue;
+            if constexpr (Observed) req_.options.observer->barrier_release({cta.linear, id, b.arrived});
             deliver_reduction(cta, id, b.arrived);
             b.arrived = 0;
             for (auto [w, lanes] : cta.waiters[id]) w->waiting &= ~lanes;
@@ -1407,6 +1512,7 @@ private:
                   "barrier.cluster.arrive again before barrier.cluster.wait");
             return;
         }
+        if constexpr (Observed) cluster_note(sync_kind::cluster_arrive, mask);
         w.cluster_arrived |= mask;
         w.cluster_pending |= mask;
         w.cta->cluster->arrived += static_cast<uint32_t>(__builtin_popcount(mask));
@@ -1425,6 +1531,8 @@ private:
             w.cta->cluster->waiters.push_back({&w, sleep});
             rewind_ |= sleep;
         }
+        if constexpr (Observed)
+            if (uint32_t pass = mask & ~w.cluster_pending) cluster_note(sync_kind::cluster_wait, pass);
         w.cluster_arrived &= ~(mask & ~w.cluster_pending);
     }
 
@@ -1434,10 +1542,29 @@ private:
         if (cl.arrived == 0 || cl.arrived < cl.threads - cl.exited_threads) return;
         cl.arrived = 0;
         stalled_rounds_ = 0;
+        if constexpr (Observed) {
+            sync_event e;
+            e.kind = sync_kind::cluster_release;
+            e.owner = cl.ctas.front()->linear;
+            req_.options.observer->sync(e);
+        }
         for (auto& cta : cl.ctas)
             for (auto& w : cta->warps) w->cluster_pending = 0;
         for (auto [w, lanes] : cl.waiters) w->waiting &= ~lanes;
         cl.waiters.clear();
+    }
+
+    void cluster_note(sync_kind k, uint32_t mask) {
+        sync_event e;
+        e.site = site_of(static_cast<uint32_t>(__builtin_ctz(mask)));
+        e.kind = k;
+        e.mask = mask;
+        if (cur_ins_) {
+            e.order = cur_ins_->order;
+            e.scope = isa::mem_scope::cluster;
+        }
+        e.owner = cur_->cta->cluster->ctas.front()->linear;
+        req_.options.observer->sync(e);
     }
 
     bool map_shared_rank(uint64_t addr, bool generic, uint32_t rank, uint32_t lane, uint64_t& out) override {
@@ -1639,6 +1766,7 @@ private:
     uint32_t cur_depth_ = 0;
     bool yield_ = false; // the running warp waits for others (relinquish): end its turn
     bool preempted_ = false; // a scheduler ended the running warp's turn at a preemption point
+    bool landing_ = false; // asynchronous copies' writes are landing (observers see it on their access events)
     uint32_t rewind_ = 0; // lanes that went to sleep in the running instruction (sleep_on_mbarrier)
     // Times in a row that nothing could run but try_wait sleepers, woken by
     // their time limit, with no mbarrier phase completing in between.

@@ -1,6 +1,8 @@
 #pragma once
 // What the engine tells an observer (a checker, a tracer) while it runs a
-// launch: memory accesses, device malloc/free, launch begin and end.
+// launch: memory accesses, device malloc/free, barriers, warp-synchronous
+// instructions, fences and mbarrier/cluster synchronisation, launch begin
+// and end.
 //
 // Free when nobody listens: the engine is compiled twice (a template
 // parameter), and only the instance run for a launch with an observer
@@ -30,6 +32,9 @@ struct event_site {
     dim3 block, thread;
     int32_t function_id = 0;
     uint32_t pos = 0;
+    uint64_t cta = 0;       // the block's linear index in the grid
+    uint32_t warp = 0;      // warp index in the CTA
+    uint32_t lane = 0;
 };
 
 struct access_event {
@@ -44,6 +49,77 @@ struct access_event {
     // none when the access succeeded; otherwise why it failed. The engine
     // stops the launch at the first fault, so this is the last access event.
     isa::fault_kind fault = isa::fault_kind::none;
+    // The instruction's memory-model qualifiers (weak for a plain ld/st;
+    // atomics are relaxed.gpu unless they say otherwise).
+    isa::mem_order order = isa::mem_order::weak;
+    isa::mem_scope scope = isa::mem_scope::none;
+    // Where the bytes are, resolved: for shared memory the owning CTA's
+    // linear index and the offset in its shared memory (another CTA's for
+    // a shared::cluster address); for local memory the thread's linear index
+    // in the grid and the offset in its frame (alloca'd bytes from 2^31; the
+    // call depth in bits 32 up); for global and const memory the address
+    // (owner 0). Valid only when the access succeeded.
+    uint64_t owner = 0, offset = 0;
+    // The bytes stored (for an atomic, the new value) or loaded; `size` of
+    // them. nullptr when the access failed.
+    const uint8_t* data = nullptr;
+    // An asynchronous copy's write landing (cp.async, bulk and tensor
+    // copies): `site` is the thread whose wait or arrival completed it, not
+    // the one that issued it.
+    bool landing = false;
+};
+
+// bar.sync / bar.arrive / bar.red / barrier.*: lanes `mask` of a warp
+// arrive at barrier `id` of their CTA, expecting `count` threads (0: all).
+struct barrier_event {
+    event_site site;     // the first lane of `mask`
+    uint32_t id = 0, count = 0;
+    uint32_t mask = 0;   // lanes arriving
+    uint32_t live = 0;   // lanes of the warp that have not exited
+    bool wait = true;    // false for bar.arrive
+};
+
+// A phase of a CTA barrier completed: every lane waiting at it goes on.
+struct barrier_release_event {
+    uint64_t cta = 0;
+    uint32_t id = 0;
+    uint32_t arrived = 0; // threads that took part
+};
+
+// A warp-synchronous instruction (shfl/vote/match/redux/elect.sync,
+// bar.warp.sync): lanes `mask` reach it naming `membermask`; `complete` when
+// every named live lane is there and they run it together (then `mask` is
+// all of them). orders_memory: bar.warp.sync, which orders memory among its lanes.
+struct warp_sync_event {
+    event_site site;
+    uint32_t membermask = 0, mask = 0, live = 0;
+    bool complete = false;
+    bool orders_memory = false;
+};
+
+enum class sync_kind : uint8_t {
+    fence,            // fence / membar: `order`, `scope`
+    proxy_fence,      // fence.proxy.*
+    mbarrier_reset,   // mbarrier.init / inval
+    mbarrier_release, // an arrival or tx update (release); `completed` when it completed a phase of `parity`
+    mbarrier_acquire, // a wait found the phase of `parity` complete (acquire)
+    landing_begin,    // asynchronous copies' writes land: access events until landing_end are theirs (also flagged `landing`)
+    landing_end,
+    cluster_arrive,   // barrier.cluster.arrive (`order`: release, or relaxed)
+    cluster_release,  // a phase of the cluster barrier completed (`owner`: the cluster's first CTA)
+    cluster_wait,     // barrier.cluster.wait passed (acquire)
+};
+
+struct sync_event {
+    event_site site;   // the first lane of `mask`
+    sync_kind kind = sync_kind::fence;
+    uint32_t mask = 0;
+    isa::mem_order order = isa::mem_order::weak;
+    isa::mem_scope scope = isa::mem_scope::none;
+    // An mbarrier: the CTA holding it and its shared offset there.
+    uint64_t owner = 0, offset = 0;
+    bool completed = false;
+    uint32_t parity = 0;
 };
 
 // malloc() in a kernel: `address` is 0 when the heap refused.
@@ -79,6 +155,10 @@ public:
     virtual void access(const access_event&) {}
     virtual void device_malloc(const malloc_event&) {}
     virtual void device_free(const free_event&) {}
+    virtual void barrier(const barrier_event&) {}
+    virtual void barrier_release(const barrier_release_event&) {}
+    virtual void warp_sync(const warp_sync_event&) {}
+    virtual void sync(const sync_event&) {}
 };
 
 } // namespace ptxsim::sim

@@ -25,6 +25,18 @@ using rmw_bytes = void (*)(uint8_t* value, uint32_t bytes, const void* state);
 // The reduction of bar.red / barrier.red.
 enum class bar_reduction : uint8_t { popc, and_, or_ };
 
+// Synchronisation that changes no value in a run but that checkers
+// (racecheck) need to see; exec_context::note carries it.
+enum class sync_note : uint8_t {
+    fence,             // fence / membar (ordering and scope in the instruction)
+    proxy_fence,       // fence.proxy.*
+    mbarrier_reset,    // mbarrier.init / inval at `address`
+    mbarrier_release,  // an arrival or tx update at `address`; arg bit 0: it completed a phase, bit 1: that phase's parity
+    mbarrier_acquire,  // a test_wait/try_wait at `address` found the phase of parity `arg` complete
+    landing_begin,     // asynchronous copies' writes land (stores until landing_end are theirs)
+    landing_end,
+};
+
 struct exec_context {
     uint64_t* regs = nullptr;   // regs[slot * 32 + lane]
     uint32_t* preds = nullptr;  // preds[slot]: one bit per lane
@@ -112,6 +124,10 @@ struct exec_context {
     // the scheduler ends its turn after this instruction, so that a spinning
     // warp does not hold the host thread for a whole quantum.
     virtual void relinquish() {}
+    // A synchronisation event for observers (sync_note) by the lanes in
+    // `mask`; `address` is an mbarrier's shared::cluster offset where the
+    // note names one. Changes nothing in the run.
+    virtual void note(sync_note, uint32_t /*mask*/, uint64_t /*address*/ = 0, uint32_t /*arg*/ = 0) {}
     // mbarrier.try_wait: the lanes in `mask` sleep until a phase of the
     // mbarrier at shared offset `offset` completes, then run the instruction
     // again. Returns the lanes of `mask` whose last sleep here ended by the

@@ -38,8 +38,17 @@ std::string dec_trap(const matched_instruction&, exec_instruction& out) {
 }
 
 void nop_handler(exec_context&, const exec_instruction&, uint32_t) {}
-std::string dec_nop(const matched_instruction&, exec_instruction& out) {
-    out.run = nop_handler;
+
+// fence / membar / fence.proxy: no effect on values here (every write is
+// visible at once); observers see them (ordering and scope are in ins).
+void fence_handler(exec_context& c, const exec_instruction&, uint32_t mask) { c.note(sync_note::fence, mask); }
+std::string dec_fence(const matched_instruction&, exec_instruction& out) {
+    out.run = fence_handler;
+    return {};
+}
+void proxy_fence_handler(exec_context& c, const exec_instruction&, uint32_t mask) { c.note(sync_note::proxy_fence, mask); }
+std::string dec_proxy_fence(const matched_instruction&, exec_instruction& out) {
+    out.run = proxy_fence_handler;
     return {};
 }
 
@@ -146,7 +155,7 @@ std::string dec_call(const matched_instruction&, exec_instruction& out) {
 
 constexpr entry entries[] = {
     {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"call", dec_call}, {"brx.idx", dec_brx}, {"trap", dec_trap}, {"bar", dec_bar},
-    {"barrier", dec_bar}, {"membar", dec_nop}, {"fence", dec_nop}, {"fence.proxy", dec_nop}, {"nanosleep", dec_nanosleep},
+    {"barrier", dec_bar}, {"membar", dec_fence}, {"fence", dec_fence}, {"fence.proxy", dec_proxy_fence}, {"nanosleep", dec_nanosleep},
     {"griddepcontrol", dec_griddepcontrol}, {"setmaxnreg", dec_setmaxnreg},
 };
 

@@ -31,9 +31,19 @@ bool locate(exec_context& c, space sp, uint64_t addr, uint32_t lane, uint64_t& o
     return true;
 }
 
+bool land_writes(exec_context& c, const write_group& g, uint32_t lane);
+
 bool land(exec_context& c, write_group& writes, uint32_t lane) {
     write_group g;
     g.swap(writes);
+    if (g.empty()) return true;
+    c.note(sync_note::landing_begin, 1u << lane);
+    bool ok = land_writes(c, g, lane);
+    c.note(sync_note::landing_end, 1u << lane);
+    return ok;
+}
+
+bool land_writes(exec_context& c, const write_group& g, uint32_t lane) {
     // In the largest naturally aligned pieces of up to 16 bytes (a TMA store's
     // row may start and end anywhere an element can).
     for (const auto& w : g) {
@@ -100,9 +110,20 @@ bool update(exec_context& c, uint64_t offset, uint32_t lane, change_fn change, u
         c.fault(fault_kind::invalid_operation, lane, offset, st.error);
         return false;
     }
-    if (!st.completed) return true;
+    if (change == look) return true;
+    if (change == init || change == inval) {
+        c.note(sync_note::mbarrier_reset, 1u << lane, offset);
+        return true;
+    }
+    if (!st.completed) {
+        c.note(sync_note::mbarrier_release, 1u << lane, offset);
+        return true;
+    }
     c.mbarrier_phase_completed(offset);
-    return land(c, c.mbarrier_writes(offset), lane);
+    bool ok = land(c, c.mbarrier_writes(offset), lane);
+    // After the landing: the completed phase includes the copies' writes.
+    c.note(sync_note::mbarrier_release, 1u << lane, offset, 1u | (st.before.parity & 1u) << 1);
+    return ok;
 }
 
 bool defer(exec_context& c, uint64_t off, pending_write w, uint32_t lane) {
@@ -243,6 +264,7 @@ void wait_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         uint32_t parity = (ins.flags & 1) ? static_cast<uint32_t>(v & 1) : static_cast<uint32_t>(v >> 63);
         bool done = now.parity != parity;
         if (!done && (ins.flags & 2) && !c.sleep_on_mbarrier(off, 1u << lane)) return; // asleep: runs again when woken
+        if (done) c.note(sync_note::mbarrier_acquire, 1u << lane, off, parity);
         write(c, ins.ops[0], lane, done);
         any_false |= !done;
     });
