@@ -17,12 +17,11 @@
 #include <optional>
 #include <vector>
 
-#include "check/report.hpp"
-#include "sim/events.hpp"
+#include "check/checker.hpp"
 
 namespace ptxsim::check {
 
-class memcheck final : public sim::observer {
+class memcheck final : public checker {
 public:
     explicit memcheck(report& r) : report_(r) {}
 
@@ -36,7 +35,7 @@ public:
     // live is a leak, reported at the malloc that made it. Not after a
     // launch stopped at a fault: blocks that later launches would have
     // freed are not leaks.
-    void finish();
+    void finish() override;
     bool stopped() const { return stopped_; }
 
     // How many access events this checker has seen (tests).

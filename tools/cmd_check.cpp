@@ -2,11 +2,12 @@
 // attached and report what it finds (docs/check.md).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
-#include "check/memcheck.hpp"
+#include "check/checker.hpp"
 #include "check/report.hpp"
 #include "models/model.hpp"
 #include "sim/device.hpp"
@@ -50,19 +51,23 @@ int cmd_check(const std::vector<std::string>& args) {
         std::cerr << "ptxsim check: expected exactly one launch file\n\n" << synopsis << '\n';
         return exit_usage;
     }
-    // Which checkers run. A tool that is not built is refused, never skipped quietly.
-    bool want_memcheck = tools.empty();
-    std::vector<std::string> run_tools, not_run;
+    // Which checkers run, in the order `all` lists them. A tool that is not
+    // built is refused by name, never skipped quietly.
+    const std::vector<std::string> planned = {"memcheck", "racecheck", "initcheck", "synccheck"};
+    std::vector<std::string> run_tools;
+    auto want = [&](const std::string& name) {
+        if (std::find(run_tools.begin(), run_tools.end(), name) == run_tools.end()) run_tools.push_back(name);
+    };
     for (const auto& t : tools) {
         std::stringstream list(t);
         for (std::string name; std::getline(list, name, ',');) {
-            if (name == "memcheck") {
-                want_memcheck = true;
-            } else if (name == "all") {
-                want_memcheck = true;
-                not_run = {"racecheck", "initcheck", "synccheck"};
-            } else if (name == "racecheck" || name == "initcheck" || name == "synccheck") {
-                std::cerr << fmt::format("ptxsim check: --tool {} is not implemented yet (only memcheck is)\n", name);
+            const auto& built = check::tool_names();
+            if (name == "all") {
+                for (const auto& n : built) want(n);
+            } else if (std::find(built.begin(), built.end(), name) != built.end()) {
+                want(name);
+            } else if (std::find(planned.begin(), planned.end(), name) != planned.end()) {
+                std::cerr << fmt::format("ptxsim check: --tool {} is not implemented yet\n", name);
                 return exit_usage;
             } else {
                 std::cerr << fmt::format("ptxsim check: unknown tool '{}' (memcheck, racecheck, initcheck, synccheck or all)\n", name);
@@ -70,9 +75,13 @@ int cmd_check(const std::vector<std::string>& args) {
             }
         }
     }
-    if (want_memcheck) run_tools.push_back("memcheck");
-    if (!not_run.empty())
-        std::cerr << "ptxsim check: --tool all runs memcheck only; racecheck, initcheck and synccheck are not implemented yet\n";
+    if (run_tools.empty()) run_tools.push_back("memcheck");
+    {
+        std::vector<std::string> sorted;
+        for (const auto& n : check::tool_names())
+            if (std::find(run_tools.begin(), run_tools.end(), n) != run_tools.end()) sorted.push_back(n);
+        run_tools = sorted;
+    }
     if (model_path.empty()) model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
     parser::diagnostics d;
     auto model = models::load_model(model_path, d);
@@ -83,12 +92,17 @@ int cmd_check(const std::vector<std::string>& args) {
     }
 
     check::report rep;
-    check::memcheck mc(rep);
+    std::vector<std::unique_ptr<check::checker>> checkers;
+    check::fanout all;
+    for (const auto& name : run_tools) {
+        checkers.push_back(check::make_checker(name, rep));
+        all.add(checkers.back().get());
+    }
     sim::device dev(*model);
     sim::run_settings s;
     s.options.max_warp_instructions = budget;
     s.options.threads = 1; // one host thread: findings in a deterministic order
-    s.options.observer = &mc;
+    s.options.observer = &all;
     s.report_faults = false; // a fault is a finding
     std::ostringstream run_err;
     int status = sim::run_launch_file(dev, *file, s, std::cout, run_err);
@@ -96,7 +110,7 @@ int cmd_check(const std::vector<std::string>& args) {
         std::cerr << run_err.str();
         return exit_usage;
     }
-    mc.finish(); // leaks, when the launch file ran to its end
+    all.finish(); // leaks, when the launch file ran to its end
 
     rep.print_text(std::cerr, print_limit);
     std::cerr << run_err.str(); // output mismatches

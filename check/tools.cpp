@@ -1,0 +1,16 @@
+#include "check/checker.hpp"
+#include "check/memcheck.hpp"
+
+namespace ptxsim::check {
+
+const std::vector<std::string>& tool_names() {
+    static const std::vector<std::string> names = {"memcheck"};
+    return names;
+}
+
+std::unique_ptr<checker> make_checker(const std::string& name, report& r) {
+    if (name == "memcheck") return std::make_unique<memcheck>(r);
+    return nullptr;
+}
+
+} // namespace ptxsim::check
