@@ -22,7 +22,8 @@ std::string space_name(isa::space sp) {
 void report::add(finding f) {
     for (finding& g : findings_) {
         if (g.tool == f.tool && g.severity == f.severity && g.kind == f.kind && g.space == f.space && g.kernel == f.kernel &&
-            g.size == f.size && g.ptx_file == f.ptx_file && g.ptx_line == f.ptx_line) {
+            g.size == f.size && g.ptx_file == f.ptx_file && g.ptx_line == f.ptx_line && g.has_other == f.has_other &&
+            g.other_ptx_file == f.other_ptx_file && g.other_ptx_line == f.other_ptx_line) {
             g.count += f.count;
             return;
         }
@@ -62,6 +63,14 @@ void report::print_text(std::ostream& out, uint64_t limit) const {
         out << fmt::format("{}    by thread ({},{},{}) in block ({},{},{})\n", bar, f.thread.x, f.thread.y, f.thread.z, f.block.x, f.block.y,
                            f.block.z);
         if (f.has_address) out << fmt::format("{}    Address 0x{:x}\n", bar, f.address);
+        if (f.has_other) {
+            std::string other = bar + std::string("    and the access at");
+            if (!f.other_ptx_file.empty()) other += fmt::format(" {}:{}", f.other_ptx_file, f.other_ptx_line);
+            if (!f.other_source_file.empty()) other += fmt::format(" ({}:{})", f.other_source_file, f.other_source_line);
+            out << other
+                << fmt::format(" by thread ({},{},{}) in block ({},{},{})\n", f.other_thread.x, f.other_thread.y, f.other_thread.z,
+                               f.other_block.x, f.other_block.y, f.other_block.z);
+        }
         for (const auto& d : f.details) out << bar << "    " << d << '\n';
         if (f.count > 1) out << fmt::format("{}    (and {} more like it, folded)\n", bar, f.count - 1);
         out << "=========\n";
@@ -89,6 +98,14 @@ std::string report::json(const std::vector<std::string>& tools) const {
                          {"source_line", f.source_file.empty() ? json(nullptr) : json(f.source_line)}};
         j["block"] = {f.block.x, f.block.y, f.block.z};
         j["thread"] = {f.thread.x, f.thread.y, f.thread.z};
+        if (f.has_other)
+            j["other"] = {{"location",
+                           {{"ptx_file", f.other_ptx_file},
+                            {"ptx_line", f.other_ptx_line},
+                            {"source_file", f.other_source_file.empty() ? json(nullptr) : json(f.other_source_file)},
+                            {"source_line", f.other_source_file.empty() ? json(nullptr) : json(f.other_source_line)}}},
+                          {"block", {f.other_block.x, f.other_block.y, f.other_block.z}},
+                          {"thread", {f.other_thread.x, f.other_thread.y, f.other_thread.z}}};
         j["count"] = f.count;
         j["message"] = [&] {
             std::string m = f.headline;

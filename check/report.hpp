@@ -24,6 +24,11 @@ struct finding {
     std::string ptx_file, source_file;
     uint32_t ptx_line = 0, source_line = 0;
     sim::dim3 block{0, 0, 0}, thread{0, 0, 0};
+    // Races: the other access of the pair (the earlier one in the run).
+    bool has_other = false;
+    std::string other_ptx_file, other_source_file;
+    uint32_t other_ptx_line = 0, other_source_line = 0;
+    sim::dim3 other_block{0, 0, 0}, other_thread{0, 0, 0};
     std::string headline;           // the first text line, e.g. "Invalid __global__ write of size 4 bytes"
     std::vector<std::string> details; // further text lines (nearest allocation, engine message)
     uint64_t count = 1;             // identical findings folded into this one
@@ -32,8 +37,9 @@ struct finding {
 class report {
 public:
     // Adds a finding, or counts it on an identical one already there: same
-    // tool, severity, kind, space, kernel, size and PTX location (the first
-    // occurrence keeps its address, block and thread).
+    // tool, severity, kind, space, kernel, size, PTX location and, for races,
+    // the other access's PTX location (the first occurrence keeps its
+    // address, block and thread).
     void add(finding f);
     const std::vector<finding>& findings() const { return findings_; }
     uint64_t errors() const;   // occurrences, folded ones included

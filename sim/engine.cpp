@@ -1791,6 +1791,7 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
         event.kernel = req.kernel->name;
         event.grid = req.grid;
         event.block = req.block;
+        event.cluster = req.cluster;
         event.locate = &req.locate;
         obs->launch_begin(event);
     }

@@ -140,6 +140,7 @@ struct free_event {
 struct launch_event {
     std::string kernel;
     dim3 grid, block;
+    dim3 cluster{1, 1, 1}; // cluster dimensions (1,1,1 without clusters)
     // PTX file:line (and CUDA file:line from .loc) of an event_site, into
     // the location fields of a fault_report. Valid until launch end returns.
     const std::function<void(int32_t function_id, uint32_t pos, fault_report&)>* locate = nullptr;

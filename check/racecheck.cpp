@@ -1,0 +1,350 @@
+#include "check/racecheck.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ptxsim::check {
+namespace {
+
+using isa::mem_order;
+using isa::mem_scope;
+
+bool acquires(mem_order o) { return o == mem_order::acquire || o == mem_order::acq_rel || o == mem_order::sc; }
+bool releases(mem_order o) { return o == mem_order::release || o == mem_order::acq_rel || o == mem_order::sc; }
+
+const char* op_name(bool write, bool atomic) { return atomic ? "atomic" : write ? "write" : "read"; }
+
+// The granule of shadow memory a 4-byte-aligned location is kept in.
+uint64_t granule_key(bool shared, uint64_t owner, uint64_t at) {
+    return shared ? (1ull << 63) | owner << 22 | at >> 2 : at >> 2;
+}
+
+} // namespace
+
+void racecheck::launch_begin(const sim::launch_event& e) {
+    std::lock_guard lock(mutex_);
+    kernel_ = e.kernel;
+    locate_ = e.locate;
+    grid_ = e.grid;
+    block_ = e.block;
+    cluster_ = e.cluster;
+    warps_per_cta_ = static_cast<uint32_t>((e.block.count() + 31) / 32);
+    warps_.clear();
+    shadow_.clear();
+    sync_.clear();
+    barriers_.clear();
+    mbarriers_.clear();
+    clusters_.clear();
+}
+
+void racecheck::launch_end(const sim::launch_event&, const sim::launch_result&) {
+    std::lock_guard lock(mutex_);
+    // A launch boundary orders everything: nothing carries over.
+    warps_.clear();
+    shadow_.clear();
+    sync_.clear();
+    barriers_.clear();
+    mbarriers_.clear();
+    clusters_.clear();
+}
+
+racecheck::warp_info& racecheck::warp(const sim::event_site& s) {
+    const uint64_t actor = s.cta * warps_per_cta_ + s.warp;
+    auto [it, fresh] = warps_.try_emplace(actor);
+    warp_info& w = it->second;
+    if (fresh) {
+        w.actor = static_cast<uint32_t>(actor);
+        w.cta = s.cta;
+        w.vc.set(w.actor, 1);
+        w.lane_clock.fill(1);
+    }
+    return w;
+}
+
+void racecheck::release(warp_info& w) { w.vc.set(w.actor, w.vc.get(w.actor) + 1); }
+
+// The lanes in `mask` synchronise with each other (bar.warp.sync, a CTA barrier).
+void racecheck::lanes_sync(warp_info& w, uint32_t mask) {
+    std::array<uint32_t, 32> joined{};
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+        for (uint32_t k = 0; k < 32; ++k) joined[k] = std::max(joined[k], w.lane_vc[l][k]);
+        joined[l] = std::max(joined[l], w.lane_clock[l]);
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+        w.lane_vc[l] = joined;
+        ++w.lane_clock[l];
+    }
+}
+
+bool racecheck::ordered(const record& p, const warp_info& w, uint8_t lane) const {
+    if (p.actor == w.actor) {
+        // The same thread (program order), or an asynchronous copy's write
+        // landing in this warp's own wait: ordered. Other lanes: only by
+        // warp synchronisation.
+        if (p.lane == lane || p.lane == no_lane || lane == no_lane) return true;
+        return w.lane_vc[lane][p.lane] >= p.lane_epoch;
+    }
+    return w.vc.get(p.actor) >= p.epoch;
+}
+
+uint64_t racecheck::cluster_of(uint64_t cta) const {
+    const sim::dim3 b = block_of(cta);
+    const uint64_t nx = grid_.x / cluster_.x, ny = grid_.y / cluster_.y;
+    return b.x / cluster_.x + nx * (b.y / cluster_.y + ny * (b.z / cluster_.z));
+}
+
+bool racecheck::in_scope(mem_scope s, uint64_t from, uint64_t to) const {
+    switch (s) {
+    case mem_scope::cta: return from == to;
+    case mem_scope::cluster: return from == to || cluster_of(from) == cluster_of(to);
+    case mem_scope::gpu:
+    case mem_scope::sys: return true;
+    case mem_scope::none: return false;
+    }
+    return false;
+}
+
+// Two strong accesses, each thread in the other's scope, do not race.
+bool racecheck::morally_strong(const record& a, const record& b) const {
+    return a.strong && b.strong && in_scope(a.scope, a.cta, b.cta) && in_scope(b.scope, b.cta, a.cta);
+}
+
+sim::dim3 racecheck::block_of(uint64_t cta) const {
+    return {static_cast<uint32_t>(cta % grid_.x), static_cast<uint32_t>(cta / grid_.x % grid_.y),
+            static_cast<uint32_t>(cta / (uint64_t(grid_.x) * grid_.y))};
+}
+
+sim::dim3 racecheck::thread_of(uint32_t t) const { return {t % block_.x, t / block_.x % block_.y, t / (block_.x * block_.y)}; }
+
+void racecheck::access(const sim::access_event& e) {
+    if (e.fault != isa::fault_kind::none || !e.data) return;
+    if (e.space != isa::space::global && e.space != isa::space::shared) return; // local, param, const: no races
+    std::lock_guard lock(mutex_);
+    warp_info& w = warp(e.site);
+    const bool shared = e.space == isa::space::shared;
+    const uint64_t first = e.offset, end = e.offset + e.size;
+    for (uint64_t at = first & ~3ull; at < end; at += 4) {
+        const uint64_t lo = std::max(at, first), hi = std::min(at + 4, end);
+        uint8_t bytes = 0;
+        uint32_t value = 0;
+        for (uint64_t b = lo; b < hi; ++b) {
+            bytes |= static_cast<uint8_t>(1u << (b - at));
+            value |= uint32_t{e.data[b - first]} << (8 * (b - at));
+        }
+        check_granule(e, w, granule_key(shared, e.owner, at), bytes, value);
+    }
+    if (e.op == sim::access_op::atomic || e.order != mem_order::weak) strong_access(e, w, granule_key(shared, e.owner, first & ~3ull));
+}
+
+void racecheck::check_granule(const sim::access_event& e, warp_info& w, uint64_t key, uint8_t bytes, uint32_t value) {
+    record cur;
+    cur.actor = w.actor;
+    cur.epoch = w.vc.get(w.actor);
+    cur.lane = e.landing ? no_lane : static_cast<uint8_t>(e.site.lane);
+    cur.lane_epoch = cur.lane == no_lane ? 0 : w.lane_clock[cur.lane];
+    cur.bytes = bytes;
+    cur.write = e.op != sim::access_op::load;
+    cur.atomic = e.op == sim::access_op::atomic;
+    cur.strong = cur.atomic || e.order != mem_order::weak;
+    cur.scope = e.order == mem_order::weak && cur.atomic ? mem_scope::gpu : e.scope;
+    cur.value = value;
+    cur.cta = e.site.cta;
+    cur.thread = e.site.warp * 32 + e.site.lane;
+    cur.function_id = e.site.function_id;
+    cur.pos = e.site.pos;
+
+    cell& c = shadow_[key];
+    auto conflicts = [&](const record& p) { return (p.bytes & bytes) && !ordered(p, w, cur.lane) && !morally_strong(p, cur); };
+    if (c.has_write && conflicts(c.write)) report_race(e, cur, c.write);
+    if (cur.write)
+        for (const record& r : c.reads)
+            if (conflicts(r)) report_race(e, cur, r);
+    if (cur.write) {
+        c.write = cur;
+        c.has_write = true;
+        c.reads.clear();
+        return;
+    }
+    // A read that happens before this one is covered by it: a later write
+    // unordered with the old read is unordered with this one too.
+    std::erase_if(c.reads, [&](const record& r) { return (r.actor == cur.actor && r.lane == cur.lane) || ordered(r, w, cur.lane); });
+    if (c.reads.size() >= 64) c.reads.erase(c.reads.begin());
+    c.reads.push_back(cur);
+}
+
+// Release and acquire through a location: strong writes publish a clock
+// (their own for .release, the last release fence's for a relaxed one;
+// read-modify-writes continue a release sequence), strong reads take it
+// (at once for .acquire, at the next acquire fence for a relaxed one).
+void racecheck::strong_access(const sim::access_event& e, warp_info& w, uint64_t key) {
+    const mem_scope scope = e.order == mem_order::weak ? mem_scope::gpu : e.scope; // a plain atom is .gpu
+    const bool reads = e.op != sim::access_op::store, writes = e.op != sim::access_op::load;
+    if (reads) {
+        auto it = sync_.find(key);
+        if (it != sync_.end() && !it->second.clock.empty() && in_scope(it->second.scope, it->second.cta, w.cta) &&
+            in_scope(scope, w.cta, it->second.cta)) {
+            if (acquires(e.order)) w.vc.join(it->second.clock);
+            else w.pending[it->second.cta == w.cta ? 0 : cluster_of(it->second.cta) == cluster_of(w.cta) ? 1 : 2].join(it->second.clock);
+        }
+    }
+    if (!writes) return;
+    vector_clock published;
+    mem_scope published_scope = scope;
+    if (releases(e.order)) {
+        published = w.vc;
+        release(w);
+    } else if (w.fenced) {
+        published = w.fence_release;
+        published_scope = std::min(scope, w.fence_scope);
+    }
+    sync_clock& s = sync_[key];
+    if (e.op == sim::access_op::atomic) s.clock.join(published);
+    else s.clock = std::move(published);
+    s.scope = published_scope;
+    s.cta = w.cta;
+}
+
+void racecheck::barrier(const sim::barrier_event& e) {
+    std::lock_guard lock(mutex_);
+    warp_info& w = warp(e.site);
+    barrier_phase& b = barriers_[e.site.cta * 16 + e.id];
+    b.accum.join(w.vc);
+    if (e.wait) {
+        auto it = std::find_if(b.waiters.begin(), b.waiters.end(), [&](const auto& p) { return p.first == w.actor; });
+        if (it != b.waiters.end()) it->second |= e.mask;
+        else b.waiters.push_back({w.actor, e.mask});
+    }
+    release(w);
+}
+
+void racecheck::barrier_release(const sim::barrier_release_event& e) {
+    std::lock_guard lock(mutex_);
+    auto it = barriers_.find(e.cta * 16 + e.id);
+    if (it == barriers_.end()) return;
+    for (auto [actor, lanes] : it->second.waiters) {
+        auto wi = warps_.find(actor);
+        if (wi == warps_.end()) continue;
+        wi->second.vc.join(it->second.accum);
+        lanes_sync(wi->second, lanes);
+    }
+    barriers_.erase(it);
+}
+
+void racecheck::warp_sync(const sim::warp_sync_event& e) {
+    if (!e.complete || !e.orders_memory) return;
+    std::lock_guard lock(mutex_);
+    lanes_sync(warp(e.site), e.mask);
+}
+
+void racecheck::sync(const sim::sync_event& e) {
+    std::lock_guard lock(mutex_);
+    if (e.kind == sim::sync_kind::cluster_release) {
+        cluster_barrier& c = clusters_[e.owner];
+        c.completed = std::move(c.accum);
+        c.accum.clear();
+        return;
+    }
+    if (e.kind == sim::sync_kind::landing_begin || e.kind == sim::sync_kind::landing_end || e.kind == sim::sync_kind::proxy_fence) return;
+    warp_info& w = warp(e.site);
+    const uint64_t mkey = e.owner << 24 | e.offset;
+    switch (e.kind) {
+    case sim::sync_kind::fence:
+        if (acquires(e.order)) {
+            w.vc.join(w.pending[0]);
+            w.pending[0].clear();
+            if (e.scope != mem_scope::cta) {
+                w.vc.join(w.pending[1]);
+                w.pending[1].clear();
+            }
+            if (e.scope == mem_scope::gpu || e.scope == mem_scope::sys) {
+                w.vc.join(w.pending[2]);
+                w.pending[2].clear();
+            }
+        }
+        if (releases(e.order)) {
+            w.fence_release = w.vc;
+            w.fence_scope = e.scope;
+            w.fenced = true;
+            release(w);
+        }
+        return;
+    case sim::sync_kind::mbarrier_reset: mbarriers_.erase(mkey); return;
+    case sim::sync_kind::mbarrier_release: {
+        mbarrier_state& m = mbarriers_[mkey];
+        m.accum.join(w.vc);
+        release(w);
+        if (e.completed) {
+            m.completed[e.parity] = std::move(m.accum);
+            m.has[e.parity] = true;
+            m.accum.clear();
+        }
+        return;
+    }
+    case sim::sync_kind::mbarrier_acquire: {
+        auto it = mbarriers_.find(mkey);
+        if (it != mbarriers_.end() && it->second.has[e.parity]) w.vc.join(it->second.completed[e.parity]);
+        return;
+    }
+    case sim::sync_kind::cluster_arrive:
+        if (e.order == mem_order::relaxed) return; // synchronises execution, orders no memory
+        clusters_[e.owner].accum.join(w.vc);
+        release(w);
+        return;
+    case sim::sync_kind::cluster_wait: {
+        auto it = clusters_.find(e.owner);
+        if (it != clusters_.end()) w.vc.join(it->second.completed);
+        return;
+    }
+    default: return;
+    }
+}
+
+void racecheck::report_race(const sim::access_event& e, const record& cur, const record& prior) {
+    finding f;
+    f.tool = "racecheck";
+    f.kernel = kernel_;
+    f.space = e.space == isa::space::shared ? "shared" : "global";
+    const bool same_warp = prior.actor == cur.actor;
+    if (same_warp) f.kind = "intra-warp-hazard";
+    else if (e.space == isa::space::global) f.kind = "race";
+    else f.kind = prior.write && cur.write ? "WAW" : prior.write ? "RAW" : "WAR";
+    // Lanes that all store the same bytes cannot produce a different value.
+    const uint8_t both = prior.bytes & cur.bytes;
+    uint32_t mask = 0;
+    for (uint32_t b = 0; b < 4; ++b)
+        if (both >> b & 1) mask |= 0xFFu << (8 * b);
+    if (same_warp && prior.write && cur.write && !prior.atomic && !cur.atomic && (prior.value & mask) == (cur.value & mask)) f.severity = "warning";
+    f.size = e.size;
+    f.address = e.address;
+    f.has_address = true;
+    f.block = e.site.block;
+    f.thread = e.site.thread;
+    sim::fault_report here, there;
+    if (locate_ && *locate_) {
+        (*locate_)(e.site.function_id, e.site.pos, here);
+        (*locate_)(prior.function_id, prior.pos, there);
+    }
+    f.ptx_file = here.ptx_file;
+    f.ptx_line = here.ptx_line;
+    f.source_file = here.source_file;
+    f.source_line = here.source_line;
+    f.has_other = true;
+    f.other_ptx_file = there.ptx_file;
+    f.other_ptx_line = there.ptx_line;
+    f.other_source_file = there.source_file;
+    f.other_source_line = there.source_line;
+    f.other_block = block_of(prior.cta);
+    f.other_thread = thread_of(prior.thread);
+    f.headline = fmt::format("{}{} on __{}__ memory: {} of size {} byte{} and an earlier {} by {} are not ordered",
+                             f.kind == "race" ? "Race" : f.kind == "intra-warp-hazard" ? "Intra-warp hazard" : f.kind + " hazard",
+                             f.severity == "warning" ? " (every write stores the same value)" : "", f.space, op_name(cur.write, cur.atomic),
+                             e.size, e.size == 1 ? "" : "s", op_name(prior.write, prior.atomic),
+                             same_warp ? "another lane of the warp" : prior.cta == cur.cta ? "another warp of the block" : "another block");
+    if (prior.lane == no_lane) f.details.push_back("the earlier access is an asynchronous copy's write, landing at this instruction");
+    report_.add(std::move(f));
+}
+
+} // namespace ptxsim::check
