@@ -16,6 +16,10 @@ bool releases(mem_order o) { return o == mem_order::release || o == mem_order::a
 const char* op_name(bool write, bool atomic) { return atomic ? "atomic" : write ? "write" : "read"; }
 
 // The granule of shadow memory a 4-byte-aligned location is kept in.
+// An asynchronous copy is an actor of its own: its write is ordered before
+// a thread's access only once the thread has seen it complete.
+uint32_t copy_actor(uint64_t tag) { return 0x80000000u | static_cast<uint32_t>(tag & 0x7FFFFFFFu); }
+
 uint64_t granule_key(bool shared, uint64_t owner, uint64_t at) {
     return shared ? (1ull << 63) | owner << 22 | at >> 2 : at >> 2;
 }
@@ -36,6 +40,7 @@ void racecheck::launch_begin(const sim::launch_event& e) {
     barriers_.clear();
     mbarriers_.clear();
     clusters_.clear();
+    sc_fences_.clear();
 }
 
 void racecheck::launch_end(const sim::launch_event&, const sim::launch_result&) {
@@ -47,6 +52,7 @@ void racecheck::launch_end(const sim::launch_event&, const sim::launch_result&) 
     barriers_.clear();
     mbarriers_.clear();
     clusters_.clear();
+    sc_fences_.clear();
 }
 
 racecheck::warp_info& racecheck::warp(const sim::event_site& s) {
@@ -84,7 +90,7 @@ bool racecheck::ordered(const record& p, const warp_info& w, uint8_t lane) const
         // The same thread (program order), or an asynchronous copy's write
         // landing in this warp's own wait: ordered. Other lanes: only by
         // warp synchronisation.
-        if (p.lane == lane || p.lane == no_lane || lane == no_lane) return true;
+        if (p.lane == lane) return true;
         return w.lane_vc[lane][p.lane] >= p.lane_epoch;
     }
     return w.vc.get(p.actor) >= p.epoch;
@@ -120,7 +126,7 @@ sim::dim3 racecheck::block_of(uint64_t cta) const {
 sim::dim3 racecheck::thread_of(uint32_t t) const { return {t % block_.x, t / block_.x % block_.y, t / (block_.x * block_.y)}; }
 
 void racecheck::access(const sim::access_event& e) {
-    if (e.fault != isa::fault_kind::none || !e.data) return;
+    if (e.fault != isa::fault_kind::none || e.landing) return; // a landing is ordered by its copy's completion (sync landing_copy)
     if (e.space != isa::space::global && e.space != isa::space::shared) return; // local, param, const: no races
     std::lock_guard lock(mutex_);
     warp_info& w = warp(e.site);
@@ -132,19 +138,20 @@ void racecheck::access(const sim::access_event& e) {
         uint32_t value = 0;
         for (uint64_t b = lo; b < hi; ++b) {
             bytes |= static_cast<uint8_t>(1u << (b - at));
-            value |= uint32_t{e.data[b - first]} << (8 * (b - at));
+            if (e.data) value |= uint32_t{e.data[b - first]} << (8 * (b - at));
         }
         check_granule(e, w, granule_key(shared, e.owner, at), bytes, value);
     }
-    if (e.op == sim::access_op::atomic || e.order != mem_order::weak) strong_access(e, w, granule_key(shared, e.owner, first & ~3ull));
+    if (!e.async_issue && (e.op == sim::access_op::atomic || e.order != mem_order::weak))
+        strong_access(e, w, granule_key(shared, e.owner, first & ~3ull));
 }
 
 void racecheck::check_granule(const sim::access_event& e, warp_info& w, uint64_t key, uint8_t bytes, uint32_t value) {
     record cur;
     cur.actor = w.actor;
     cur.epoch = w.vc.get(w.actor);
-    cur.lane = e.landing ? no_lane : static_cast<uint8_t>(e.site.lane);
-    cur.lane_epoch = cur.lane == no_lane ? 0 : w.lane_clock[cur.lane];
+    cur.lane = static_cast<uint8_t>(e.site.lane);
+    cur.lane_epoch = w.lane_clock[cur.lane];
     cur.bytes = bytes;
     cur.write = e.op != sim::access_op::load;
     cur.atomic = e.op == sim::access_op::atomic;
@@ -158,6 +165,20 @@ void racecheck::check_granule(const sim::access_event& e, warp_info& w, uint64_t
 
     cell& c = shadow_[key];
     auto conflicts = [&](const record& p) { return (p.bytes & bytes) && !ordered(p, w, cur.lane) && !morally_strong(p, cur); };
+    if (e.async_issue) {
+        // Checked against what came before with the issuing thread's clock
+        // (the copy writes after its issue), then kept as the copy's write.
+        if (c.has_write && conflicts(c.write)) report_race(e, cur, c.write);
+        for (const record& r : c.reads)
+            if (conflicts(r)) report_race(e, cur, r);
+        cur.actor = copy_actor(e.tag);
+        cur.epoch = 1;
+        cur.lane = no_lane;
+        c.write = cur;
+        c.has_write = true;
+        c.reads.clear();
+        return;
+    }
     if (c.has_write && conflicts(c.write)) report_race(e, cur, c.write);
     if (cur.write)
         for (const record& r : c.reads)
@@ -249,6 +270,10 @@ void racecheck::sync(const sim::sync_event& e) {
     }
     if (e.kind == sim::sync_kind::landing_begin || e.kind == sim::sync_kind::landing_end || e.kind == sim::sync_kind::proxy_fence) return;
     warp_info& w = warp(e.site);
+    if (e.kind == sim::sync_kind::landing_copy) { // the thread completing the copy knows its write happened
+        w.vc.set(copy_actor(e.tag), 1);
+        return;
+    }
     const uint64_t mkey = e.owner << 24 | e.offset;
     switch (e.kind) {
     case sim::sync_kind::fence:
@@ -263,6 +288,14 @@ void racecheck::sync(const sim::sync_event& e) {
                 w.vc.join(w.pending[2]);
                 w.pending[2].clear();
             }
+        }
+        if (e.order == mem_order::sc) {
+            const uint64_t key = e.scope == mem_scope::cta       ? w.cta << 2
+                                 : e.scope == mem_scope::cluster ? cluster_of(w.cta) << 2 | 1
+                                                                 : 2;
+            vector_clock& order = sc_fences_[key];
+            w.vc.join(order);
+            order.join(w.vc);
         }
         if (releases(e.order)) {
             w.fence_release = w.vc;
@@ -308,7 +341,8 @@ void racecheck::report_race(const sim::access_event& e, const record& cur, const
     f.kernel = kernel_;
     f.space = e.space == isa::space::shared ? "shared" : "global";
     const bool same_warp = prior.actor == cur.actor;
-    if (same_warp) f.kind = "intra-warp-hazard";
+    const bool async = prior.lane == no_lane || e.async_issue;
+    if (same_warp && !async) f.kind = "intra-warp-hazard";
     else if (e.space == isa::space::global) f.kind = "race";
     else f.kind = prior.write && cur.write ? "WAW" : prior.write ? "RAW" : "WAR";
     // Lanes that all store the same bytes cannot produce a different value.
@@ -316,7 +350,7 @@ void racecheck::report_race(const sim::access_event& e, const record& cur, const
     uint32_t mask = 0;
     for (uint32_t b = 0; b < 4; ++b)
         if (both >> b & 1) mask |= 0xFFu << (8 * b);
-    if (same_warp && prior.write && cur.write && !prior.atomic && !cur.atomic && (prior.value & mask) == (cur.value & mask)) f.severity = "warning";
+    if (same_warp && !async && prior.write && cur.write && !prior.atomic && !cur.atomic && (prior.value & mask) == (cur.value & mask)) f.severity = "warning";
     f.size = e.size;
     f.address = e.address;
     f.has_address = true;
@@ -342,8 +376,11 @@ void racecheck::report_race(const sim::access_event& e, const record& cur, const
                              f.kind == "race" ? "Race" : f.kind == "intra-warp-hazard" ? "Intra-warp hazard" : f.kind + " hazard",
                              f.severity == "warning" ? " (every write stores the same value)" : "", f.space, op_name(cur.write, cur.atomic),
                              e.size, e.size == 1 ? "" : "s", op_name(prior.write, prior.atomic),
-                             same_warp ? "another lane of the warp" : prior.cta == cur.cta ? "another warp of the block" : "another block");
-    if (prior.lane == no_lane) f.details.push_back("the earlier access is an asynchronous copy's write, landing at this instruction");
+                             prior.lane == no_lane        ? "an asynchronous copy not known to have completed"
+                             : same_warp                  ? "another lane of the warp"
+                             : prior.cta == cur.cta       ? "another warp of the block"
+                                                          : "another block");
+    if (e.async_issue) f.details.push_back("this access is an asynchronous copy's write, issued here and landing when the copy completes");
     report_.add(std::move(f));
 }
 

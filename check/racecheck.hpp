@@ -122,6 +122,10 @@ private:
     std::unordered_map<uint64_t, barrier_phase> barriers_;     // by CTA and barrier id
     std::unordered_map<uint64_t, mbarrier_state> mbarriers_;   // by owning CTA and offset
     std::unordered_map<uint64_t, cluster_barrier> clusters_;   // by the cluster's first CTA
+    // fence.sc: morally strong ones are totally ordered and each
+    // synchronises with the next, so each joins and extends one clock per
+    // scope instance (a CTA, a cluster, the device).
+    std::unordered_map<uint64_t, vector_clock> sc_fences_;
 };
 
 } // namespace ptxsim::check

@@ -21,6 +21,9 @@ struct pending_write {
     // the destination by this update (as red does) instead of overwriting it.
     uint64_t (*reduce)(uint64_t old, uint64_t value, uint64_t unused) = nullptr;
     uint32_t element = 0;
+    // What exec_context::async_write_issued returned (observers match the
+    // landing with the issue by it; 0 in a plain run).
+    uint64_t tag = 0;
 };
 
 using write_group = std::vector<pending_write>;

@@ -868,6 +868,7 @@ private:
     }
 
     void observe_access(access_op op, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, bool ok, const void* data) {
+        if (probing_ && ok) return; // only checking that the memory exists
         access_event e;
         e.site = site_of(lane);
         e.address = addr;
@@ -887,6 +888,31 @@ private:
             resolve(e.space, off, lane, e.owner, e.offset);
         }
         req_.options.observer->access(e);
+    }
+
+    uint64_t async_write_issued(space sp, uint64_t addr, uint64_t bytes, uint32_t lane) override {
+        if constexpr (Observed) {
+            // A piece that continues the lane's previous one (a TMA store's
+            // row, element by element) is part of the same copy.
+            if (!(last_issue_.lane == lane && last_issue_.warp == cur_ && last_issue_.end == addr && last_issue_.ins == cur_ins_))
+                last_issue_.tag = ++issued_;
+            last_issue_ = {cur_, cur_ins_, lane, addr + bytes, last_issue_.tag};
+            access_event e;
+            e.site = site_of(lane);
+            e.address = addr;
+            e.size = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+            uint64_t off = addr;
+            e.space = sp == space::generic ? classify(addr, off) : sp;
+            e.op = access_op::store;
+            e.async_issue = true;
+            e.tag = last_issue_.tag;
+            resolve(e.space, off, lane, e.owner, e.offset);
+            req_.options.observer->access(e);
+            return last_issue_.tag;
+        } else {
+            (void)sp, (void)addr, (void)bytes, (void)lane;
+            return 0;
+        }
     }
 
     // Where a successful access's bytes are (access_event::owner, offset);
@@ -933,6 +959,9 @@ private:
             case isa::sync_note::proxy_fence: e.kind = sync_kind::proxy_fence; break;
             case isa::sync_note::landing_begin: landing_ = true; e.kind = sync_kind::landing_begin; break;
             case isa::sync_note::landing_end: landing_ = false; e.kind = sync_kind::landing_end; break;
+            case isa::sync_note::landing_copy: e.kind = sync_kind::landing_copy; e.tag = address; break;
+            case isa::sync_note::probe_begin: probing_ = true; return;
+            case isa::sync_note::probe_end: probing_ = false; return;
             case isa::sync_note::mbarrier_reset:
             case isa::sync_note::mbarrier_release:
             case isa::sync_note::mbarrier_acquire: {
@@ -1767,6 +1796,15 @@ private:
     bool yield_ = false; // the running warp waits for others (relinquish): end its turn
     bool preempted_ = false; // a scheduler ended the running warp's turn at a preemption point
     bool landing_ = false; // asynchronous copies' writes are landing (observers see it on their access events)
+    bool probing_ = false; // accesses only check that memory exists: no events for them
+    // Asynchronous writes issued (async_write_issued's tags) and the last one.
+    uint64_t issued_ = 0;
+    struct {
+        const warp_state* warp = nullptr;
+        const isa::exec_instruction* ins = nullptr;
+        uint32_t lane = 0;
+        uint64_t end = 0, tag = 0;
+    } last_issue_;
     uint32_t rewind_ = 0; // lanes that went to sleep in the running instruction (sleep_on_mbarrier)
     // Times in a row that nothing could run but try_wait sleepers, woken by
     // their time limit, with no mbarrier phase completing in between.

@@ -67,6 +67,11 @@ struct access_event {
     // copies): `site` is the thread whose wait or arrival completed it, not
     // the one that issued it.
     bool landing = false;
+    // Not an access yet: an asynchronous copy issued here will write these
+    // bytes when it completes (`data` is nullptr). Its landing stores come
+    // later, after a sync_event landing_copy with the same `tag`.
+    bool async_issue = false;
+    uint64_t tag = 0;
 };
 
 // bar.sync / bar.arrive / bar.red / barrier.*: lanes `mask` of a warp
@@ -105,6 +110,7 @@ enum class sync_kind : uint8_t {
     mbarrier_acquire, // a wait found the phase of `parity` complete (acquire)
     landing_begin,    // asynchronous copies' writes land: access events until landing_end are theirs (also flagged `landing`)
     landing_end,
+    landing_copy,     // the landing stores that follow are the copy issued with `tag` (access_event::tag)
     cluster_arrive,   // barrier.cluster.arrive (`order`: release, or relaxed)
     cluster_release,  // a phase of the cluster barrier completed (`owner`: the cluster's first CTA)
     cluster_wait,     // barrier.cluster.wait passed (acquire)
@@ -120,6 +126,7 @@ struct sync_event {
     uint64_t owner = 0, offset = 0;
     bool completed = false;
     uint32_t parity = 0;
+    uint64_t tag = 0;  // landing_copy
 };
 
 // malloc() in a kernel: `address` is 0 when the heap refused.

@@ -34,9 +34,14 @@ bool read_bytes(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32
 }
 
 // The destination exists and is aligned: probe it now rather than fault when the copy lands.
-bool check_destination(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32_t lane) {
+// Observers see the copy's write issued here (pending_write::tag).
+bool check_destination(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, pending_write& w) {
     std::vector<uint8_t> scratch;
-    return read_bytes(c, sp, addr, bytes, lane, scratch);
+    c.note(sync_note::probe_begin, 1u << lane);
+    const bool ok = read_bytes(c, sp, addr, bytes, lane, scratch);
+    c.note(sync_note::probe_end, 1u << lane);
+    if (ok) w.tag = c.async_write_issued(sp, addr, bytes, lane);
+    return ok;
 }
 
 // Generic addresses of the shared window become shared offsets, so that the
@@ -71,7 +76,7 @@ void cp_async_handler(exec_context& c, const exec_instruction& ins, uint32_t mas
             return;
         }
         pending_write w{space::shared, dst, {}};
-        if (!check_destination(c, space::shared, dst, size, lane)) return;
+        if (!check_destination(c, space::shared, dst, size, lane, w)) return;
         if (src_size && !read_bytes(c, space::global, src, src_size, lane, w.data)) return;
         w.data.resize(size, 0); // bytes past src-size are zero
         c.async_state(lane).open.push_back(std::move(w));
@@ -150,7 +155,7 @@ void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             return;
         }
         pending_write w{dsp, dst, {}, ins.rmw, ins.rmw ? bits_of(ins.type) / 8 : 0};
-        if (!check_destination(c, dsp, dst, static_cast<uint32_t>(size), lane)) return;
+        if (!(ins.flags & 2) && !check_destination(c, dsp, dst, static_cast<uint32_t>(size), lane, w)) return;
         if (!read_bytes(c, ssp, src, static_cast<uint32_t>(size), lane, w.data)) return;
         if (!(ins.flags & 1)) {
             c.async_state(lane).bulk_open.push_back(std::move(w));
@@ -171,8 +176,9 @@ void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             if (!(cta_mask & 1)) continue;
             uint64_t rdst, roff;
             if (!c.map_shared_rank(dst, false, rank, lane, rdst) || !c.map_shared_rank(off, false, rank, lane, roff)) return;
-            if (!check_destination(c, dsp, rdst, static_cast<uint32_t>(size), lane)) return;
-            if (!mbar::defer(c, roff, pending_write{dsp, rdst, w.data}, lane)) return;
+            pending_write copy{dsp, rdst, w.data};
+            if (!check_destination(c, dsp, rdst, static_cast<uint32_t>(size), lane, copy)) return;
+            if (!mbar::defer(c, roff, std::move(copy), lane)) return;
             mbar::state before;
             if (!mbar::update(c, roff, lane, mbar::add_tx, size, /*complete_tx*/ 1, before)) return;
         }

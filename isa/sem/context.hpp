@@ -35,6 +35,9 @@ enum class sync_note : uint8_t {
     mbarrier_acquire,  // a test_wait/try_wait at `address` found the phase of parity `arg` complete
     landing_begin,     // asynchronous copies' writes land (stores until landing_end are theirs)
     landing_end,
+    landing_copy,      // the next landing stores are the copy whose issue returned tag `address`
+    probe_begin,       // accesses until probe_end only check that memory exists (no read happens)
+    probe_end,
 };
 
 struct exec_context {
@@ -128,6 +131,10 @@ struct exec_context {
     // `mask`; `address` is an mbarrier's shared::cluster offset where the
     // note names one. Changes nothing in the run.
     virtual void note(sync_note, uint32_t /*mask*/, uint64_t /*address*/ = 0, uint32_t /*arg*/ = 0) {}
+    // An asynchronous copy issued now will write [addr, addr + bytes) in
+    // `sp` when it completes (its destination already checked). Returns a
+    // tag for the pending write, which its landing names (sync_note::landing_copy).
+    virtual uint64_t async_write_issued(space /*sp*/, uint64_t /*addr*/, uint64_t /*bytes*/, uint32_t /*lane*/) { return 0; }
     // mbarrier.try_wait: the lanes in `mask` sleep until a phase of the
     // mbarrier at shared offset `offset` completes, then run the instruction
     // again. Returns the lanes of `mask` whose last sleep here ended by the

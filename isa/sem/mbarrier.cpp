@@ -47,6 +47,7 @@ bool land_writes(exec_context& c, const write_group& g, uint32_t lane) {
     // In the largest naturally aligned pieces of up to 16 bytes (a TMA store's
     // row may start and end anywhere an element can).
     for (const auto& w : g) {
+        c.note(sync_note::landing_copy, 1u << lane, w.tag);
         if (w.reduce) { // element by element, each one atomic
             for (size_t at = 0; at + w.element <= w.data.size(); at += w.element) {
                 uint64_t v = 0, old = 0;

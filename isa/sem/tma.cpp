@@ -75,11 +75,16 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
                 if (!c.map_shared_rank(dst, false, rank, lane, rdst) || !c.map_shared_rank(off, false, rank, lane, roff)) return;
             }
             std::vector<uint8_t> scratch(16); // the destination exists: probe it now
-            for (uint64_t at = 0; at < w.data.size(); at += 16)
-                if (!c.load(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
-                            scratch.data()))
-                    return;
-            if (!mbar::defer(c, roff, pending_write{space::shared, rdst, w.data}, lane)) return;
+            c.note(sync_note::probe_begin, 1u << lane);
+            bool exists = true;
+            for (uint64_t at = 0; exists && at < w.data.size(); at += 16)
+                exists = c.load(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
+                                scratch.data());
+            c.note(sync_note::probe_end, 1u << lane);
+            if (!exists) return;
+            pending_write copy{space::shared, rdst, w.data};
+            copy.tag = c.async_write_issued(space::shared, rdst, w.data.size(), lane);
+            if (!mbar::defer(c, roff, std::move(copy), lane)) return;
             mbar::state before;
             if (!mbar::update(c, roff, lane, mbar::add_tx, bytes, /*complete_tx*/ 1, before)) return;
             if (!multicast) return;

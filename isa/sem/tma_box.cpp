@@ -97,8 +97,9 @@ bool store_box(exec_context& c, const tensor_map& m, const int32_t* coord, uint6
         ok = c.load(space::shared, swizzled(src + offset, m.swizzle), esize, lane, w.data.data());
         // Extend the previous write when this element continues it (a row of the box).
         pending_write* last = open.empty() ? nullptr : &open.back();
+        if (ok) w.tag = c.async_write_issued(space::global, g, esize, lane); // a continuation gets its row's tag
         if (ok && last && last->sp == space::global && last->reduce == reduce && last->addr + last->data.size() == g &&
-            last->data.size() + esize <= 4096)
+            last->data.size() + esize <= 4096 && last->tag == w.tag)
             last->data.insert(last->data.end(), w.data.begin(), w.data.end());
         else if (ok)
             open.push_back(std::move(w));

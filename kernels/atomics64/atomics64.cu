@@ -14,7 +14,9 @@ extern "C" __global__ void atomics64(const unsigned long long* __restrict__ in, 
     atomicAdd(&acc[0], v);
     atomicMax(&acc[1], v);
     atomicMin(&acc[2], v);
-    unsigned long long old = acc[3], assumed;
+    // The first guess is read relaxed (volatile): a plain load would race
+    // with the other threads' atomicCAS (racecheck reports it).
+    unsigned long long old = *(volatile unsigned long long*)&acc[3], assumed;
     do {
         assumed = old;
         old = atomicCAS(&acc[3], assumed, assumed + v);
