@@ -85,6 +85,12 @@ void racecheck::lanes_sync(warp_info& w, uint32_t mask) {
     }
 }
 
+// A generic write reaches the async proxy once its thread has issued fence.proxy.async after it.
+bool racecheck::proxy_fenced(const record& p) const {
+    auto it = warps_.find(p.actor);
+    return it != warps_.end() && it->second.proxy_fenced >= p.epoch;
+}
+
 bool racecheck::ordered(const record& p, const warp_info& w, uint8_t lane) const {
     if (p.actor == w.actor) {
         // The same thread (program order), or an asynchronous copy's write
@@ -180,6 +186,8 @@ void racecheck::check_granule(const sim::access_event& e, warp_info& w, uint64_t
         return;
     }
     if (c.has_write && conflicts(c.write)) report_race(e, cur, c.write);
+    else if (c.has_write && e.async_proxy && c.write.lane != no_lane && (c.write.bytes & bytes) && !proxy_fenced(c.write))
+        report_race(e, cur, c.write); // ordered, but the generic write never reached the async proxy
     if (cur.write)
         for (const record& r : c.reads)
             if (conflicts(r)) report_race(e, cur, r);
@@ -268,8 +276,12 @@ void racecheck::sync(const sim::sync_event& e) {
         c.accum.clear();
         return;
     }
-    if (e.kind == sim::sync_kind::landing_begin || e.kind == sim::sync_kind::landing_end || e.kind == sim::sync_kind::proxy_fence) return;
+    if (e.kind == sim::sync_kind::landing_begin || e.kind == sim::sync_kind::landing_end) return;
     warp_info& w = warp(e.site);
+    if (e.kind == sim::sync_kind::proxy_fence) { // the warp's generic writes so far reach the async proxy
+        w.proxy_fenced = w.vc.get(w.actor);
+        return;
+    }
     if (e.kind == sim::sync_kind::landing_copy) { // the thread completing the copy knows its write happened
         w.vc.set(copy_actor(e.tag), 1);
         return;
@@ -341,7 +353,7 @@ void racecheck::report_race(const sim::access_event& e, const record& cur, const
     f.kernel = kernel_;
     f.space = e.space == isa::space::shared ? "shared" : "global";
     const bool same_warp = prior.actor == cur.actor;
-    const bool async = prior.lane == no_lane || e.async_issue;
+    const bool async = prior.lane == no_lane || e.async_issue || e.async_proxy; // a hazard across proxies, not between lanes
     if (same_warp && !async) f.kind = "intra-warp-hazard";
     else if (e.space == isa::space::global) f.kind = "race";
     else f.kind = prior.write && cur.write ? "WAW" : prior.write ? "RAW" : "WAR";

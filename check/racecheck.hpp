@@ -72,6 +72,7 @@ private:
         vector_clock fence_release;      // the clock at its last release fence
         isa::mem_scope fence_scope = isa::mem_scope::none;
         bool fenced = false;
+        uint32_t proxy_fenced = 0;       // the warp's epoch at its last fence.proxy
         // Clocks that relaxed loads observed, waiting for an acquire fence,
         // by how far the releasing thread was: same CTA, same cluster, other.
         std::array<vector_clock, 3> pending;
@@ -101,6 +102,7 @@ private:
     void release(warp_info& w);                 // the warp's epoch moves on after publishing its clock
     void lanes_sync(warp_info& w, uint32_t mask);
     bool ordered(const record& p, const warp_info& w, uint8_t lane) const;
+    bool proxy_fenced(const record& p) const;
     bool morally_strong(const record& a, const record& b) const;
     bool in_scope(isa::mem_scope s, uint64_t from, uint64_t to) const;
     uint64_t cluster_of(uint64_t cta) const;

@@ -883,6 +883,7 @@ private:
             e.scope = cur_ins_->scope;
         }
         e.landing = landing_;
+        e.async_proxy = async_proxy_;
         if (ok) {
             e.data = static_cast<const uint8_t*>(data);
             resolve(e.space, off, lane, e.owner, e.offset);
@@ -961,6 +962,8 @@ private:
             case isa::sync_note::landing_end: landing_ = false; e.kind = sync_kind::landing_end; break;
             case isa::sync_note::landing_copy: e.kind = sync_kind::landing_copy; e.tag = address; break;
             case isa::sync_note::probe_begin: probing_ = true; return;
+            case isa::sync_note::async_proxy_begin: async_proxy_ = true; return;
+            case isa::sync_note::async_proxy_end: async_proxy_ = false; return;
             case isa::sync_note::probe_end: probing_ = false; return;
             case isa::sync_note::mbarrier_reset:
             case isa::sync_note::mbarrier_release:
@@ -1797,6 +1800,7 @@ private:
     bool preempted_ = false; // a scheduler ended the running warp's turn at a preemption point
     bool landing_ = false; // asynchronous copies' writes are landing (observers see it on their access events)
     bool probing_ = false; // accesses only check that memory exists: no events for them
+    bool async_proxy_ = false; // accesses are the async proxy's (observers see it on their access events)
     // Asynchronous writes issued (async_write_issued's tags) and the last one.
     uint64_t issued_ = 0;
     struct {

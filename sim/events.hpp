@@ -72,6 +72,9 @@ struct access_event {
     // later, after a sync_event landing_copy with the same `tag`.
     bool async_issue = false;
     uint64_t tag = 0;
+    // A read by the async proxy (a bulk or tensor copy's source, a wgmma
+    // operand): generic writes reach it only through fence.proxy.async.
+    bool async_proxy = false;
 };
 
 // bar.sync / bar.arrive / bar.red / barrier.*: lanes `mask` of a warp

@@ -48,7 +48,7 @@ config unpack(const exec_instruction& ins) {
 
 bool is_float(etype t) { return !mma::is_integer(t); }
 
-void mma_async_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+void mma_async_operands(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!whole_warp(c, mask, "wgmma.mma_async")) return;
     const config cf = unpack(ins);
     const uint32_t row0 = wgmma::first_row(c), n = cf.n, k = cf.k;
@@ -84,6 +84,13 @@ void mma_async_handler(exec_context& c, const exec_instruction& ins, uint32_t ma
     const mma::product prod{cf.a, cf.b, cf.d, cf.d, 16, n, k, (cf.flags & satfinite) != 0, false, fp::rounding::rn};
     mma::compute(prod, a.data(), b.data(), cm.data(), dm.data());
     wgmma::queue_results(c, ins.ops[0], cf.d, n, dm); // the results wait in the open group
+}
+
+void mma_async_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    // Its shared-memory operands are read through the async proxy.
+    c.note(sync_note::async_proxy_begin, mask);
+    mma_async_operands(c, ins, mask);
+    c.note(sync_note::async_proxy_end, mask);
 }
 
 // The type combinations and N values ptxas accepts (PTX ISA wgmma table).

@@ -43,7 +43,7 @@ config unpack(const exec_instruction& ins) {
     return {t(0), t(4), t(8), ins.vec * 8u, ins.sub * 8u, ins.flags};
 }
 
-void mma_async_sp_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+void mma_async_sp_operands(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!whole_warp(c, mask, "wgmma.mma_async.sp")) return;
     const config cf = unpack(ins);
     const uint32_t row0 = wgmma::first_row(c), n = cf.n, k = cf.k, half = k / 2;
@@ -85,6 +85,13 @@ void mma_async_sp_handler(exec_context& c, const exec_instruction& ins, uint32_t
     const mma::product prod{cf.a, cf.b, cf.d, cf.d, 16, n, k, (cf.flags & satfinite) != 0, false, fp::rounding::rn};
     mma::sparse::compute_rows(prod, stored.data(), cols.data(), b.data(), cm.data(), dm.data());
     wgmma::queue_results(c, ins.ops[0], cf.d, n, dm); // the results wait in the open group
+}
+
+void mma_async_sp_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    // Its shared-memory operands are read through the async proxy.
+    c.note(sync_note::async_proxy_begin, mask);
+    mma_async_sp_operands(c, ins, mask);
+    c.note(sync_note::async_proxy_end, mask);
 }
 
 // The type combinations, K and N values of the PTX ISA's wgmma.mma_async.sp.

@@ -34,6 +34,10 @@ extern "C" __global__ void wgmma_gemm(const __nv_bfloat16* __restrict__ A, const
         As[swizzle128(i * 2) / 2] = A[i];
     for (int i = threadIdx.x; i < BN * K_; i += blockDim.x)
         Bs[swizzle128(i * 2) / 2] = Bt[(col0 + i / K_) * K_ + i % K_];
+    // wgmma reads its operands through the async proxy: the generic stores
+    // above reach it only through a proxy fence (racecheck reports the
+    // missing fence as a RAW hazard).
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     __syncthreads();
 
     // The accumulator fragment: warp w holds rows 16w..16w+15; element e of
