@@ -347,6 +347,38 @@ void racecheck::sync(const sim::sync_event& e) {
     }
 }
 
+// wgmma accumulators used before wgmma.wait_group: a RAW on registers
+// between the wgmma (the async proxy writes them) and the instruction.
+void racecheck::pending_register(const sim::pending_register_event& e) {
+    std::lock_guard lock(mutex_);
+    finding f;
+    f.tool = "racecheck";
+    f.kernel = kernel_;
+    f.kind = "RAW";
+    f.space = "register";
+    f.size = 4;
+    f.block = e.site.block;
+    f.thread = e.site.thread;
+    sim::fault_report here, there;
+    if (locate_ && *locate_) {
+        (*locate_)(e.site.function_id, e.site.pos, here);
+        (*locate_)(e.site.function_id, e.wgmma_pos, there);
+    }
+    f.ptx_file = here.ptx_file;
+    f.ptx_line = here.ptx_line;
+    f.source_file = here.source_file;
+    f.source_line = here.source_line;
+    f.has_other = true;
+    f.other_ptx_file = there.ptx_file;
+    f.other_ptx_line = there.ptx_line;
+    f.other_source_file = there.source_file;
+    f.other_source_line = there.source_line;
+    f.other_block = e.site.block;
+    f.other_thread = e.site.thread;
+    f.headline = "RAW hazard on a wgmma accumulator register: used before the wgmma.wait_group that completes the wgmma writing it";
+    report_.add(std::move(f));
+}
+
 void racecheck::report_race(const sim::access_event& e, const record& cur, const record& prior) {
     finding f;
     f.tool = "racecheck";

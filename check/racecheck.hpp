@@ -42,6 +42,7 @@ public:
     void barrier_release(const sim::barrier_release_event& e) override;
     void warp_sync(const sim::warp_sync_event& e) override;
     void sync(const sim::sync_event& e) override;
+    void pending_register(const sim::pending_register_event& e) override;
 
 private:
     static constexpr uint8_t no_lane = 0xFF;

@@ -16,6 +16,7 @@ namespace ptxsim::isa {
 // One destination register of one wgmma: its new value in every lane.
 struct wgmma_write {
     uint32_t slot = no_slot;
+    uint32_t pos = 0; // the wgmma's source position (a checker names it)
     std::array<uint64_t, warp_size> value{};
 };
 using wgmma_group = std::vector<wgmma_write>;

@@ -12,6 +12,7 @@
 #include <thread>
 #include <optional>
 
+#include "isa/op_table.hpp"
 #include "isa/sem/mbarrier.hpp"
 #include "isa/sem/operands.hpp"
 #include "memory/multicast.hpp"
@@ -571,6 +572,8 @@ private:
             cur_ins_ = &ins;
             cur_pc_ = pc;
             ++pc;
+            if constexpr (Observed)
+                if (eff && w.wgmma && !w.wgmma->empty()) observe_pending_registers(w, ins, eff);
             if (eff) ins.run(*this, ins, eff);
             if (fault_) {
                 ++n;
@@ -694,6 +697,8 @@ private:
             w.last_run[l] = result_.stats.warp_instructions;
         }
         result_.stats.thread_instructions += static_cast<uint64_t>(__builtin_popcount(mask));
+        if constexpr (Observed)
+            if (eff && w.wgmma && !w.wgmma->empty()) observe_pending_registers(w, ins, eff);
         if (eff) ins.run(*this, ins, eff);
         if (rewind_) { // lanes went to sleep in the instruction and run it again when woken
             for (uint32_t l = rewind_; l; l &= l - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(l))] = pc;
@@ -913,6 +918,28 @@ private:
         } else {
             (void)sp, (void)addr, (void)bytes, (void)lane;
             return 0;
+        }
+    }
+
+    // Registers that an unfinished wgmma of the warp writes, used by another
+    // instruction (wgmma.* themselves may chain on their accumulators).
+    void observe_pending_registers(const warp_state& w, const isa::exec_instruction& ins, uint32_t eff) {
+        static const std::vector<bool> is_wgmma = [] {
+            std::vector<bool> v;
+            for (const auto& row : isa::op_table::get().rows()) v.push_back(row.key.rfind("wgmma", 0) == 0);
+            return v;
+        }();
+        if (ins.row < is_wgmma.size() && is_wgmma[ins.row]) return;
+        auto check = [&](uint32_t slot) {
+            if (slot == isa::no_slot) return;
+            if (const isa::wgmma_write* p = w.wgmma->newest(slot))
+                req_.options.observer->pending_register({site_of(static_cast<uint32_t>(__builtin_ctz(eff))), slot, p->pos});
+        };
+        for (uint32_t i = 0; i < ins.nops; ++i) {
+            const isa::exec_operand& o = ins.ops[i];
+            if (o.kind == isa::opnd::reg || o.kind == isa::opnd::addr) check(o.slot);
+            else if (o.kind == isa::opnd::vec)
+                for (uint32_t k = 0; k < o.count; ++k) check(o.count > 8 ? isa::sem::vec_slot(o, k) : o.elems[k]);
         }
     }
 

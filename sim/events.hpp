@@ -105,6 +105,15 @@ struct warp_sync_event {
     bool orders_memory = false;
 };
 
+// An instruction other than a wgmma uses register `slot` (as a source or a
+// destination) while a wgmma.mma_async of the warp that writes it has not
+// been waited for (wgmma.wait_group): its value is undefined in PTX.
+struct pending_register_event {
+    event_site site;     // the first lane of the instruction
+    uint32_t slot = 0;
+    uint32_t wgmma_pos = 0; // the wgmma's source position (same function as `site`)
+};
+
 enum class sync_kind : uint8_t {
     fence,            // fence / membar: `order`, `scope`
     proxy_fence,      // fence.proxy.*
@@ -170,6 +179,7 @@ public:
     virtual void barrier_release(const barrier_release_event&) {}
     virtual void warp_sync(const warp_sync_event&) {}
     virtual void sync(const sync_event&) {}
+    virtual void pending_register(const pending_register_event&) {}
 };
 
 } // namespace ptxsim::sim

@@ -83,7 +83,7 @@ void mma_async_operands(exec_context& c, const exec_instruction& ins, uint32_t m
     wgmma::read_accumulators(c, ins.ops[0], cf.d, n, read(c, ins.ops[3], 0) & 1, cm);
     const mma::product prod{cf.a, cf.b, cf.d, cf.d, 16, n, k, (cf.flags & satfinite) != 0, false, fp::rounding::rn};
     mma::compute(prod, a.data(), b.data(), cm.data(), dm.data());
-    wgmma::queue_results(c, ins.ops[0], cf.d, n, dm); // the results wait in the open group
+    wgmma::queue_results(c, ins, cf.d, n, dm); // the results wait in the open group
 }
 
 void mma_async_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {

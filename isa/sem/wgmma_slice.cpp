@@ -74,10 +74,14 @@ void read_accumulators(exec_context& c, const exec_operand& d, etype t, uint32_t
         }
 }
 
-void queue_results(exec_context& c, const exec_operand& d, etype t, uint32_t n, const std::vector<uint64_t>& dm) {
+void queue_results(exec_context& c, const exec_instruction& ins, etype t, uint32_t n, const std::vector<uint64_t>& dm) {
+    const exec_operand& d = ins.ops[0];
     const uint32_t per = mma::per_register(t), bits = mma::element_bits(t);
     std::vector<wgmma_write> writes(d.count);
-    for (uint32_t r = 0; r < d.count; ++r) writes[r].slot = vec_slot(d, r);
+    for (uint32_t r = 0; r < d.count; ++r) {
+        writes[r].slot = vec_slot(d, r);
+        writes[r].pos = ins.pos;
+    }
     for (uint32_t lane = 0; lane < warp_size; ++lane)
         for (uint32_t i = 0; i < 16 * n / warp_size; ++i) {
             const rc p = d_element(lane, i);

@@ -34,6 +34,6 @@ void read_accumulators(exec_context& c, const exec_operand& d, mma::etype t, uin
 
 // Queues the slice's result (16 x n) for the registers `d` in the warp's
 // open wgmma group; wgmma.wait_group lands it.
-void queue_results(exec_context& c, const exec_operand& d, mma::etype t, uint32_t n, const std::vector<uint64_t>& dm);
+void queue_results(exec_context& c, const exec_instruction& ins, mma::etype t, uint32_t n, const std::vector<uint64_t>& dm);
 
 } // namespace ptxsim::isa::sem::wgmma
