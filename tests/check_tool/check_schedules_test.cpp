@@ -46,20 +46,27 @@ using projected = std::tuple<std::string, std::string, std::string, std::string,
 std::string text(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
 int64_t number(const json& o, const char* key) { return o.contains(key) && o[key].is_number() ? o[key].get<int64_t>() : -1; }
 
-// As tests/check/README.md compares: severity, kind, space, kernel, size,
-// location and other location by file name and line.
-projected project(const json& f) {
+std::pair<std::string, int64_t> where(const json& f) {
+    if (!f.is_object() || !f.contains("location")) return {"", -1};
     const json& loc = f["location"];
-    const json other = f.contains("other") ? f["other"].value("location", json::object()) : json::object();
-    return {text(f.value("severity", json())),
-            text(f.value("kind", json())),
-            text(f.value("space", json())),
-            text(f.value("kernel", json())),
-            number(f, "size"),
-            fs::path(text(loc.value("source_file", json()))).filename().string(),
-            number(loc, "source_line"),
-            fs::path(text(other.value("source_file", json()))).filename().string(),
-            number(other, "source_line")};
+    return {fs::path(text(loc.value("source_file", json()))).filename().string(), number(loc, "source_line")};
+}
+
+// As tests/check/README.md compares (the same rules as suite_test.cpp):
+// severity, kind, space, kernel, size, location and other location by file
+// name and line; pairs unordered (WAR as RAW with the sides swapped; WAW,
+// race and intra-warp pairs in a fixed order).
+projected project(const json& f) {
+    std::string kind = text(f.value("kind", json()));
+    auto at = where(f), other = where(f.value("other", json()));
+    if (kind == "WAR") {
+        kind = "RAW";
+        std::swap(at, other);
+    } else if ((kind == "WAW" || kind == "race" || kind == "intra-warp-hazard") && other.second >= 0 && other < at) {
+        std::swap(at, other);
+    }
+    return {text(f.value("severity", json())), kind, text(f.value("space", json())), text(f.value("kernel", json())), number(f, "size"),
+            at.first, at.second, other.first, other.second};
 }
 
 std::set<projected> projected_set(const json& findings, const std::set<std::string>& kinds = {}) {
