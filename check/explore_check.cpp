@@ -146,7 +146,7 @@ std::string write_text(const write_watch::write& w) {
 finding output_finding(const models::gpu_model& model, const sim::launch_file& f, const schedule_check_settings& s,
                        const sim::schedule_outcome& a, const sim::schedule_outcome& b, byte_difference d) {
     finding g;
-    // The racecheck's finding where racecheck runs (a race is the usual cause), else the first tool's.
+    // racecheck's finding where racecheck runs (a race is the usual cause), else the first tool's.
     g.tool = std::find(s.tools.begin(), s.tools.end(), "racecheck") != s.tools.end() ? "racecheck" : s.tools.front();
     g.kind = "output-depends-on-schedule";
     g.space = "global";

@@ -3,8 +3,9 @@
 // expects from memcheck, and every output-depends-on-schedule finding (any
 // tool reports it), is found by exploring `schedules_for_suite` schedules
 // and not by the default order alone; replaying the seed a finding names
-// gives that finding again and the same output bits as `ptxsim run
-// --replay`; sd_int_sum_ok stays clean. Racecheck's own findings on these
+// gives that finding again, the same output bits as `ptxsim run --replay`
+// and, for output-depends-on-schedule, the value the finding names under
+// each of its two seeds; sd_int_sum_ok stays clean. Racecheck's own findings on these
 // cases (race, RAW, intra-warp-hazard) are compared once racecheck is a
 // registered tool (check::tool_names()); until then they are printed as not
 // yet checked.
@@ -14,7 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -192,13 +196,25 @@ std::string bits_of(const std::string& c, const std::string& tag) {
     return all;
 }
 
-// Seeds named in a message ("under seed 123"), in order.
-std::vector<std::string> seeds_in(const std::string& message) {
-    std::vector<std::string> out;
-    const std::regex seed("under seed ([0-9]+)");
-    for (auto it = std::sregex_iterator(message.begin(), message.end(), seed); it != std::sregex_iterator(); ++it)
-        if (std::find(out.begin(), out.end(), (*it)[1].str()) == out.end()) out.push_back((*it)[1].str());
-    return out;
+// "64 (0x42800000)" -> "0x42800000"; "7" stays "7".
+std::string bits_text(const std::string& shown) {
+    const size_t open = shown.find("(0x");
+    return open == std::string::npos ? shown : shown.substr(open + 1, shown.find(')', open) - open - 1);
+}
+
+// An element of a buffer an earlier run wrote, as the finding's message
+// writes it: "7", "-3", or for floats "64 (0x42800000)" (compared by the bits).
+std::string element_text(const std::string& c, const std::string& buffer, const std::string& tag, uint64_t element) {
+    std::ifstream in(case_dir(c) / "launch.json");
+    const std::string type = json::parse(in, nullptr, true, true)["buffers"][buffer]["type"];
+    const uint32_t bytes = static_cast<uint32_t>(std::stoul(type.substr(type[0] == 'b' ? 2 : 1))) / 8;
+    const std::string data = read_file(scratch(tag + "_" + buffer + ".bin").string());
+    if ((element + 1) * bytes > data.size()) return "(missing)";
+    uint64_t bits = 0;
+    std::memcpy(&bits, data.data() + element * bytes, bytes);
+    if (type[0] == 'f' || type[0] == 'b') return "0x" + fmt::format("{:x}", bits);
+    if (type[0] == 's') return std::to_string(static_cast<int64_t>(bits << (64 - 8 * bytes)) >> (64 - 8 * bytes));
+    return std::to_string(bits);
 }
 
 // Replaying the seed each finding names: the finding again (memcheck), the
@@ -228,14 +244,21 @@ TEST_P(check_replay, replay_of_the_seed_reproduces_the_finding_and_its_bits) {
             EXPECT_TRUE(again.count(project(f))) << "replay of seed " << seed << " does not report " << f["kind"];
             continue;
         }
-        // The output finding names two schedules; each replays to its own bits.
-        const auto seeds = seeds_in(f["message"].get<std::string>());
-        ASSERT_EQ(seeds.size(), 2u) << f["message"];
-        ASSERT_EQ(seeds[1], seed) << "the finding is at the second seed's write";
-        const std::string other_tag = c + "_replay_" + seeds[0];
-        const checked other = check("--tool memcheck --replay " + seeds[0], launch_with_outputs(c, other_tag), other_tag);
+        // The output finding names two schedules and the element's value
+        // under each; each replays to exactly that value.
+        const std::string m = f["message"];
+        EXPECT_EQ(m.find("did not reproduce"), std::string::npos) << m;
+        std::smatch g;
+        ASSERT_TRUE(std::regex_search(m, g, std::regex("buffer '(\\w+)' element ([0-9]+) is (.+?) under seed ([0-9]+) and (.+?) under seed ([0-9]+)")))
+            << m;
+        ASSERT_EQ(g[6].str(), seed) << "the finding is at the second seed's write";
+        const std::string buffer = g[1], other_seed = g[4];
+        const uint64_t element = std::stoull(g[2]);
+        EXPECT_EQ(element_text(c, buffer, tag, element), bits_text(g[5])) << "replay of seed " << seed;
+        const std::string other_tag = c + "_replay_" + other_seed;
+        const checked other = check("--tool memcheck --replay " + other_seed, launch_with_outputs(c, other_tag), other_tag);
         ASSERT_NE(other.run.status, 2) << other.run.err;
-        EXPECT_NE(bits_of(c, other_tag), checked_bits) << "seeds " << seeds[0] << " and " << seed << " give the same bits";
+        EXPECT_EQ(element_text(c, buffer, other_tag, element), bits_text(g[3])) << "replay of seed " << other_seed;
     }
 }
 
