@@ -19,11 +19,15 @@ std::string space_name(isa::space sp) {
     return "";
 }
 
+bool same_finding(const finding& a, const finding& b) {
+    return a.tool == b.tool && a.severity == b.severity && a.kind == b.kind && a.space == b.space && a.kernel == b.kernel &&
+           a.size == b.size && a.ptx_file == b.ptx_file && a.ptx_line == b.ptx_line && a.has_other == b.has_other &&
+           a.other_ptx_file == b.other_ptx_file && a.other_ptx_line == b.other_ptx_line;
+}
+
 void report::add(finding f) {
     for (finding& g : findings_) {
-        if (g.tool == f.tool && g.severity == f.severity && g.kind == f.kind && g.space == f.space && g.kernel == f.kernel &&
-            g.size == f.size && g.ptx_file == f.ptx_file && g.ptx_line == f.ptx_line && g.has_other == f.has_other &&
-            g.other_ptx_file == f.other_ptx_file && g.other_ptx_line == f.other_ptx_line) {
+        if (same_finding(g, f)) {
             g.count += f.count;
             return;
         }
@@ -112,6 +116,7 @@ std::string report::json(const std::vector<std::string>& tools) const {
             for (const auto& d : f.details) m += "; " + d;
             return m;
         }();
+        if (f.scheduled) j["seed"] = f.seed ? json(*f.seed) : json(nullptr); // null: the default order
         list.push_back(std::move(j));
     }
     json out;

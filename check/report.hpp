@@ -4,6 +4,7 @@
 // on stderr and as the JSON of docs/check.md.
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,14 +33,21 @@ struct finding {
     std::string headline;           // the first text line, e.g. "Invalid __global__ write of size 4 bytes"
     std::vector<std::string> details; // further text lines (nearest allocation, engine message)
     uint64_t count = 1;             // identical findings folded into this one
+    // With schedules (--schedules, --replay): the schedule that first showed
+    // it, a seed, or none for the default order. JSON "seed" only when set.
+    bool scheduled = false;
+    std::optional<uint64_t> seed;
 };
+
+// Identical findings, which the report folds: same tool, severity, kind,
+// space, kernel, size, PTX location and, for races, the other access's PTX
+// location.
+bool same_finding(const finding& a, const finding& b);
 
 class report {
 public:
-    // Adds a finding, or counts it on an identical one already there: same
-    // tool, severity, kind, space, kernel, size, PTX location and, for races,
-    // the other access's PTX location (the first occurrence keeps its
-    // address, block and thread).
+    // Adds a finding, or counts it on an identical one already there
+    // (same_finding; the first occurrence keeps its address, block and thread).
     void add(finding f);
     const std::vector<finding>& findings() const { return findings_; }
     uint64_t errors() const;   // occurrences, folded ones included

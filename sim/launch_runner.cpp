@@ -103,6 +103,10 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         buffers[b.name] = {&b, addr};
         at.buffers[b.name] = addr;
     }
+    if (s.buffer_addresses) {
+        s.buffer_addresses->clear();
+        for (const auto& b : f.buffers) s.buffer_addresses->push_back(buffers.at(b.name).address);
+    }
     // Multicast objects over the member buffers (one simulated device holds
     // the copies that N GPUs would).
     for (const auto& m : f.multicasts) {

@@ -21,6 +21,10 @@ struct run_settings {
     // When set: every buffer's contents after the last launch, in the order
     // the file declares them (left empty when a launch stops with a fault).
     std::vector<std::pair<std::string, std::vector<uint8_t>>>* final_buffers = nullptr;
+    // When set: each buffer's device address, in the order the file declares
+    // them, filled before the first launch (a fresh device places them the
+    // same way every time; ptxsim check watches a buffer byte with it).
+    std::vector<uint64_t>* buffer_addresses = nullptr;
     launch_stats* totals = nullptr; // when set: the launches' instruction counts and time, added up
 };
 

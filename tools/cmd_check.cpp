@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "check/checker.hpp"
+#include "check/explore_check.hpp"
 #include "check/report.hpp"
 #include "models/model.hpp"
 #include "sim/device.hpp"
@@ -24,17 +25,23 @@ int cmd_check(const std::vector<std::string>& args) {
     uint64_t budget = 2'000'000'000;
     int error_exitcode = 1;
     uint64_t print_limit = 100;
+    uint32_t schedules = 0;
+    uint64_t seed = 0, replay = 0;
     opts.add_options()("file", po::value(&files), "launch file")(
         "tool", po::value(&tools), "memcheck (default) or all; racecheck, initcheck and synccheck are not implemented yet")(
         "report-json", po::value(&json_path), "also write the findings as JSON to FILE (docs/check.md)")(
         "error-exitcode", po::value(&error_exitcode), "exit status when an error is found (default 1)")(
         "print-limit", po::value(&print_limit), "print at most N findings on stderr (default 100; 0: all)")(
         "model", po::value(&model_path), "hardware model file (default: models/h800.json beside the binary's source tree)")(
-        "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)");
+        "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)")(
+        "schedules", po::value(&schedules), "run under the default order and N seeded schedules, with the checkers on each")(
+        "seed", po::value(&seed), "with --schedules: the seed the N schedules' seeds derive from (default 0)")(
+        "replay", po::value(&replay), "run the one schedule of a seed that --schedules reported, with the checkers");
     po::variables_map vm;
     const std::string synopsis =
         "usage: ptxsim check [--tool memcheck|all] [--report-json FILE] [--error-exitcode N]\n"
-        "                    [--print-limit N] [--model FILE] [--max-instructions N] LAUNCH.json\n\n"
+        "                    [--print-limit N] [--model FILE] [--max-instructions N]\n"
+        "                    [--schedules N [--seed S] | --replay S] LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
         "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
         "kind, access size, space, address, kernel, PTX file:line (and CUDA file:line\n"
@@ -44,11 +51,29 @@ int cmd_check(const std::vector<std::string>& args) {
         "space, invalid generic addresses and atomics, double and invalid device\n"
         "free, stack overflow (the launch stops at the first of these), device\n"
         "malloc returning NULL (a warning) and device malloc blocks never freed.\n\n"
+        "--schedules N runs the launch file in the default order and under N seeded\n"
+        "schedules, each on a fresh device with the checkers attached, and reports\n"
+        "every run's findings folded, each naming the schedule that first showed it;\n"
+        "two fault-free runs whose buffers differ give an output-depends-on-schedule\n"
+        "error at the instruction that last wrote the first differing byte.\n"
+        "--replay S runs the schedule of seed S alone, with the same findings and bits.\n\n"
         "exit status: 0 clean (warnings only), N (--error-exitcode, default 1) errors\n"
         "found, 1 output mismatch, 2 bad input or usage";
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;
     if (files.size() != 1) {
         std::cerr << "ptxsim check: expected exactly one launch file\n\n" << synopsis << '\n';
+        return exit_usage;
+    }
+    if (vm.count("schedules") && vm.count("replay")) {
+        std::cerr << "ptxsim check: --schedules explores many schedules; --replay runs one; give one of them\n\n" << synopsis << '\n';
+        return exit_usage;
+    }
+    if (vm.count("seed") && !vm.count("schedules")) {
+        std::cerr << "ptxsim check: --seed goes with --schedules N (one schedule: --replay S)\n\n" << synopsis << '\n';
+        return exit_usage;
+    }
+    if (vm.count("schedules") && schedules == 0) {
+        std::cerr << "ptxsim check: --schedules needs at least 1\n\n" << synopsis << '\n';
         return exit_usage;
     }
     // Which checkers run, in the order `all` lists them. A tool that is not
@@ -92,25 +117,36 @@ int cmd_check(const std::vector<std::string>& args) {
     }
 
     check::report rep;
-    std::vector<std::unique_ptr<check::checker>> checkers;
-    check::fanout all;
-    for (const auto& name : run_tools) {
-        checkers.push_back(check::make_checker(name, rep));
-        all.add(checkers.back().get());
-    }
-    sim::device dev(*model);
     sim::run_settings s;
     s.options.max_warp_instructions = budget;
     s.options.threads = 1; // one host thread: findings in a deterministic order
-    s.options.observer = &all;
     s.report_faults = false; // a fault is a finding
     std::ostringstream run_err;
-    int status = sim::run_launch_file(dev, *file, s, std::cout, run_err);
+    int status;
+    if (vm.count("schedules") || vm.count("replay")) {
+        check::schedule_check_settings e;
+        e.tools = run_tools;
+        e.run = s;
+        e.seed = seed;
+        e.schedules = schedules;
+        status = vm.count("replay") ? check::check_replay(*model, *file, e, replay, rep, std::cout, run_err)
+                                    : check::check_schedules(*model, *file, e, rep, std::cout, run_err);
+    } else {
+        std::vector<std::unique_ptr<check::checker>> checkers;
+        check::fanout all;
+        for (const auto& name : run_tools) {
+            checkers.push_back(check::make_checker(name, rep));
+            all.add(checkers.back().get());
+        }
+        sim::device dev(*model);
+        s.options.observer = &all;
+        status = sim::run_launch_file(dev, *file, s, std::cout, run_err);
+        if (status != exit_usage) all.finish(); // leaks, when the launch file ran to its end
+    }
     if (status == exit_usage) {
         std::cerr << run_err.str();
         return exit_usage;
     }
-    all.finish(); // leaks, when the launch file ran to its end
 
     rep.print_text(std::cerr, print_limit);
     std::cerr << run_err.str(); // output mismatches
