@@ -159,6 +159,7 @@ void racecheck::check_granule(const sim::access_event& e, warp_info& w, uint64_t
     cur.lane = static_cast<uint8_t>(e.site.lane);
     cur.lane_epoch = w.lane_clock[cur.lane];
     cur.bytes = bytes;
+    cur.size = e.transfer ? e.transfer : e.size;
     cur.write = e.op != sim::access_op::load;
     cur.atomic = e.op == sim::access_op::atomic;
     cur.strong = cur.atomic || e.order != mem_order::weak;
@@ -373,6 +374,7 @@ void racecheck::pending_register(const sim::pending_register_event& e) {
     f.other_ptx_line = there.ptx_line;
     f.other_source_file = there.source_file;
     f.other_source_line = there.source_line;
+    f.other_size = 4;
     f.other_block = e.site.block;
     f.other_thread = e.site.thread;
     f.headline = "RAW hazard on a wgmma accumulator register: used before the wgmma.wait_group that completes the wgmma writing it";
@@ -395,7 +397,7 @@ void racecheck::report_race(const sim::access_event& e, const record& cur, const
     for (uint32_t b = 0; b < 4; ++b)
         if (both >> b & 1) mask |= 0xFFu << (8 * b);
     if (same_warp && !async && prior.write && cur.write && !prior.atomic && !cur.atomic && (prior.value & mask) == (cur.value & mask)) f.severity = "warning";
-    f.size = e.size;
+    f.size = e.transfer ? e.transfer : e.size; // a bulk copy is one access of its whole transfer
     f.address = e.address;
     f.has_address = true;
     f.block = e.site.block;
@@ -414,6 +416,7 @@ void racecheck::report_race(const sim::access_event& e, const record& cur, const
     f.other_ptx_line = there.ptx_line;
     f.other_source_file = there.source_file;
     f.other_source_line = there.source_line;
+    f.other_size = prior.size;
     f.other_block = block_of(prior.cta);
     f.other_thread = thread_of(prior.thread);
     f.headline = fmt::format("{}{} on __{}__ memory: {} of size {} byte{} and an earlier {} by {} are not ordered",

@@ -53,6 +53,7 @@ private:
         uint32_t lane_epoch = 0;         // the lane's own clock (intra-warp order)
         uint8_t lane = no_lane;          // no_lane: an asynchronous copy landing
         uint8_t bytes = 0;               // which bytes of the granule
+        uint32_t size = 0;               // of the whole access
         bool write = false, atomic = false, strong = false;
         isa::mem_scope scope = isa::mem_scope::none;
         uint32_t value = 0;              // the granule's bytes a write stored

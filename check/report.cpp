@@ -108,6 +108,7 @@ std::string report::json(const std::vector<std::string>& tools) const {
                             {"ptx_line", f.other_ptx_line},
                             {"source_file", f.other_source_file.empty() ? json(nullptr) : json(f.other_source_file)},
                             {"source_line", f.other_source_file.empty() ? json(nullptr) : json(f.other_source_line)}}},
+                          {"size", f.other_size ? json(f.other_size) : json(nullptr)},
                           {"block", {f.other_block.x, f.other_block.y, f.other_block.z}},
                           {"thread", {f.other_thread.x, f.other_thread.y, f.other_thread.z}}};
         j["count"] = f.count;

@@ -29,6 +29,7 @@ struct finding {
     bool has_other = false;
     std::string other_ptx_file, other_source_file;
     uint32_t other_ptx_line = 0, other_source_line = 0;
+    uint32_t other_size = 0;
     sim::dim3 other_block{0, 0, 0}, other_thread{0, 0, 0};
     std::string headline;           // the first text line, e.g. "Invalid __global__ write of size 4 bytes"
     std::vector<std::string> details; // further text lines (nearest allocation, engine message)

@@ -889,6 +889,7 @@ private:
         }
         e.landing = landing_;
         e.async_proxy = async_proxy_;
+        if (async_proxy_) e.transfer = async_transfer_;
         if (ok) {
             e.data = static_cast<const uint8_t*>(data);
             resolve(e.space, off, lane, e.owner, e.offset);
@@ -989,7 +990,10 @@ private:
             case isa::sync_note::landing_end: landing_ = false; e.kind = sync_kind::landing_end; break;
             case isa::sync_note::landing_copy: e.kind = sync_kind::landing_copy; e.tag = address; break;
             case isa::sync_note::probe_begin: probing_ = true; return;
-            case isa::sync_note::async_proxy_begin: async_proxy_ = true; return;
+            case isa::sync_note::async_proxy_begin:
+                async_proxy_ = true;
+                async_transfer_ = arg;
+                return;
             case isa::sync_note::async_proxy_end: async_proxy_ = false; return;
             case isa::sync_note::probe_end: probing_ = false; return;
             case isa::sync_note::mbarrier_reset:
@@ -1828,6 +1832,7 @@ private:
     bool landing_ = false; // asynchronous copies' writes are landing (observers see it on their access events)
     bool probing_ = false; // accesses only check that memory exists: no events for them
     bool async_proxy_ = false; // accesses are the async proxy's (observers see it on their access events)
+    uint32_t async_transfer_ = 0; // the bytes of the async-proxy transfer they belong to
     // Asynchronous writes issued (async_write_issued's tags) and the last one.
     uint64_t issued_ = 0;
     struct {

@@ -75,6 +75,7 @@ struct access_event {
     // A read by the async proxy (a bulk or tensor copy's source, a wgmma
     // operand): generic writes reach it only through fence.proxy.async.
     bool async_proxy = false;
+    uint32_t transfer = 0; // bytes of the whole bulk or tensor transfer the read is part of (0: not one)
 };
 
 // bar.sync / bar.arrive / bar.red / barrier.*: lanes `mask` of a warp

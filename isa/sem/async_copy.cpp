@@ -156,7 +156,7 @@ void bulk_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         }
         pending_write w{dsp, dst, {}, ins.rmw, ins.rmw ? bits_of(ins.type) / 8 : 0};
         if (!(ins.flags & 2) && !check_destination(c, dsp, dst, static_cast<uint32_t>(size), lane, w)) return;
-        c.note(sync_note::async_proxy_begin, 1u << lane); // a bulk copy reads its source through the async proxy
+        c.note(sync_note::async_proxy_begin, 1u << lane, 0, static_cast<uint32_t>(size)); // a bulk copy reads its source through the async proxy
         const bool source_read = read_bytes(c, ssp, src, static_cast<uint32_t>(size), lane, w.data);
         c.note(sync_note::async_proxy_end, 1u << lane);
         if (!source_read) return;

@@ -38,7 +38,7 @@ enum class sync_note : uint8_t {
     landing_copy,      // the next landing stores are the copy whose issue returned tag `address`
     probe_begin,       // accesses until probe_end only check that memory exists (no read happens)
     probe_end,
-    async_proxy_begin, // accesses until async_proxy_end are the async proxy's (bulk and tensor copies' sources, wgmma operands)
+    async_proxy_begin, // accesses until async_proxy_end are the async proxy's (bulk and tensor copies' sources, wgmma operands); arg: the transfer's bytes
     async_proxy_end,
 };
 

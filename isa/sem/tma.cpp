@@ -59,7 +59,7 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             if (g == tma::outside) tma::fill(m, w.data.data() + at);
             else ok = c.load(space::global, g, esize, lane, w.data.data() + at);
         };
-        c.note(sync_note::async_proxy_begin, 1u << lane); // the tensor copy reads its source through the async proxy
+        c.note(sync_note::async_proxy_begin, 1u << lane, 0, static_cast<uint32_t>(bytes)); // the tensor copy reads its source through the async proxy
         if (im2col) tma::for_im2col(m, coord, offsets, element);
         else tma::for_tile(m, coord, element);
         c.note(sync_note::async_proxy_end, 1u << lane);

@@ -105,7 +105,7 @@ bool store_box(exec_context& c, const tensor_map& m, const int32_t* coord, uint6
             open.push_back(std::move(w));
     };
     const uint32_t no_offsets[3] = {};
-    c.note(sync_note::async_proxy_begin, 1u << lane); // the tensor copy reads shared memory through the async proxy
+    c.note(sync_note::async_proxy_begin, 1u << lane, 0, static_cast<uint32_t>(m.box_bytes())); // the tensor copy reads shared memory through the async proxy
     if (m.mode == tma_mode::im2col) for_im2col(m, coord, no_offsets, element);
     else for_tile(m, coord, element);
     c.note(sync_note::async_proxy_end, 1u << lane);

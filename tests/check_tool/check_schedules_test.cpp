@@ -27,6 +27,7 @@
 #include <tuple>
 
 #include "check/checker.hpp"
+#include "tests/check_tool/suite_compare.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace ptxsim::test {
@@ -45,41 +46,7 @@ const std::set<std::string> memcheck_kinds = {"out-of-bounds", "misaligned",    
                                               "stack-overflow"};
 const std::string output_kind = "output-depends-on-schedule";
 
-using projected = std::tuple<std::string, std::string, std::string, std::string, int64_t, std::string, int64_t, std::string, int64_t>;
-
-std::string text(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
-int64_t number(const json& o, const char* key) { return o.contains(key) && o[key].is_number() ? o[key].get<int64_t>() : -1; }
-
-std::pair<std::string, int64_t> where(const json& f) {
-    if (!f.is_object() || !f.contains("location")) return {"", -1};
-    const json& loc = f["location"];
-    return {fs::path(text(loc.value("source_file", json()))).filename().string(), number(loc, "source_line")};
-}
-
-// As tests/check/README.md compares (the same rules as suite_test.cpp):
-// severity, kind, space, kernel, size, location and other location by file
-// name and line; pairs unordered (WAR as RAW with the sides swapped; WAW,
-// race and intra-warp pairs in a fixed order).
-projected project(const json& f) {
-    std::string kind = text(f.value("kind", json()));
-    auto at = where(f), other = where(f.value("other", json()));
-    if (kind == "WAR") {
-        kind = "RAW";
-        std::swap(at, other);
-    } else if ((kind == "WAW" || kind == "race" || kind == "intra-warp-hazard") && other.second >= 0 && other < at) {
-        std::swap(at, other);
-    }
-    return {text(f.value("severity", json())), kind, text(f.value("space", json())), text(f.value("kernel", json())), number(f, "size"),
-            at.first, at.second, other.first, other.second};
-}
-
-std::set<projected> projected_set(const json& findings, const std::set<std::string>& kinds = {}) {
-    std::set<projected> out;
-    for (const auto& f : findings)
-        if (kinds.empty() || kinds.count(text(f["kind"]))) out.insert(project(f));
-    return out;
-}
-
+using namespace suite_compare;
 std::vector<std::string> sd_cases() {
     std::vector<std::string> out;
     for (const auto& e : fs::directory_iterator(source_dir() + "/tests/check"))

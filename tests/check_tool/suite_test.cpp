@@ -21,6 +21,7 @@
 #include <tuple>
 
 #include "check/checker.hpp"
+#include "tests/check_tool/suite_compare.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace ptxsim::test {
@@ -35,48 +36,7 @@ const std::map<std::string, std::string> known_gaps = {
     {"mc_oob_shared", "an overflow from one .shared variable into the next"},
 };
 
-// severity, kind, space, kernel, size, file, line, other file, other line
-using projected = std::tuple<std::string, std::string, std::string, std::string, int64_t, std::string, int64_t, std::string, int64_t>;
-
-std::string text(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
-
-std::pair<std::string, int64_t> where(const json& f) {
-    if (!f.is_object() || !f.contains("location")) return {"", -1};
-    const json& loc = f["location"];
-    return {fs::path(text(loc.value("source_file", json()))).filename().string(),
-            loc.contains("source_line") && loc["source_line"].is_number() ? loc["source_line"].get<int64_t>() : -1};
-}
-
-// Pairs are unordered: RAW (location R, other W) and WAR (location W,
-// other R) are one finding, kept as RAW; WAW, race and intra-warp pairs in
-// a fixed order.
-projected project(const json& f) {
-    std::string kind = text(f.value("kind", json()));
-    auto at = where(f), other = where(f.value("other", json()));
-    if (kind == "WAR") {
-        kind = "RAW";
-        std::swap(at, other);
-    } else if ((kind == "WAW" || kind == "race" || kind == "intra-warp-hazard") && other.second >= 0 && other < at) {
-        std::swap(at, other);
-    }
-    return {text(f.value("severity", json())), kind, text(f.value("space", json())), text(f.value("kernel", json())),
-            f.contains("size") && f["size"].is_number() ? f["size"].get<int64_t>() : -1,
-            at.first, at.second, other.first, other.second};
-}
-
-std::set<projected> projected_set(const json& findings) {
-    std::set<projected> out;
-    for (const auto& f : findings) out.insert(project(f));
-    return out;
-}
-
-std::string show(const projected& p) {
-    std::ostringstream o;
-    o << std::get<0>(p) << ' ' << std::get<1>(p) << ' ' << std::get<2>(p) << " size " << std::get<4>(p) << " at " << std::get<5>(p) << ':'
-      << std::get<6>(p);
-    if (std::get<8>(p) >= 0) o << " other " << std::get<7>(p) << ':' << std::get<8>(p);
-    return o.str();
-}
+using namespace suite_compare;
 
 json expected_of(const std::string& name) {
     std::ifstream in(fs::path(source_dir()) / "tests" / "check" / name / "expected.json");
