@@ -35,6 +35,8 @@ public:
     void barrier_release(const sim::barrier_release_event& e) override { for (auto* c : to_) c->barrier_release(e); }
     void warp_sync(const sim::warp_sync_event& e) override { for (auto* c : to_) c->warp_sync(e); }
     void sync(const sim::sync_event& e) override { for (auto* c : to_) c->sync(e); }
+    void host_allocate(const sim::host_memory_event& e) override { for (auto* c : to_) c->host_allocate(e); }
+    void host_write(const sim::host_memory_event& e) override { for (auto* c : to_) c->host_write(e); }
     void finish() override { for (auto* c : to_) c->finish(); }
 
 private:

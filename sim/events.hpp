@@ -137,6 +137,17 @@ struct free_event {
     std::string error;
 };
 
+// The host side of a launch file (sim/launch_runner.cpp), before the first
+// launch: `host_allocate` for a buffer that exists without contents, as
+// cudaMalloc leaves it (`name` is the launch file's name for it), then
+// `host_write` for bytes the host filled (init, struct contents,
+// cudaMemcpyToSymbol). Device memory the runner does not announce (module
+// variables, which their module initialises) is initialised by definition.
+struct host_memory_event {
+    uint64_t address = 0, size = 0;
+    std::string name;
+};
+
 struct launch_event {
     std::string kernel;
     dim3 grid, block;
@@ -159,6 +170,8 @@ public:
     virtual void barrier_release(const barrier_release_event&) {}
     virtual void warp_sync(const warp_sync_event&) {}
     virtual void sync(const sync_event&) {}
+    virtual void host_allocate(const host_memory_event&) {}
+    virtual void host_write(const host_memory_event&) {}
 };
 
 } // namespace ptxsim::sim
