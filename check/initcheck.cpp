@@ -82,6 +82,14 @@ void initcheck::device_free(const sim::free_event& e) {
     if (it != global_.end() && it->second.what == "device-malloc block") global_.erase(it);
 }
 
+void initcheck::call(const sim::call_event& e) {
+    std::lock_guard lock(mutex_);
+    auto t = local_.find(e.thread);
+    if (t == local_.end()) return;
+    t->second.erase(2 * (uint64_t{e.depth} + 1)); // the callee's frame (local_bits' segments)
+    if (auto s = t->second.find(1); s != t->second.end()) s->second.forget_from(e.stack_top);
+}
+
 void initcheck::global_write(uint64_t address, uint64_t size) {
     const uint64_t end = address + size;
     auto it = global_.upper_bound(address);
@@ -137,7 +145,8 @@ written_bytes& initcheck::local_bits(uint64_t thread, uint64_t offset, uint64_t&
 }
 
 void initcheck::access(const sim::access_event& e) {
-    if (e.fault != isa::fault_kind::none || !e.size) return; // memcheck reports faults
+    // memcheck reports faults; a probe reads no value.
+    if (e.fault != isa::fault_kind::none || !e.size || e.probe) return;
     const bool reads = e.op != sim::access_op::store, writes = e.op != sim::access_op::load;
     std::lock_guard lock(mutex_);
     switch (e.space) {
@@ -164,9 +173,10 @@ void initcheck::access(const sim::access_event& e) {
             auto runs = bits.unwritten(index, e.size);
             if (!runs.empty())
                 report_read(e, runs, index,
-                            fmt::format("at offset {} of the thread's {} (call depth {}), which starts uninitialised", index,
-                                        e.offset >> 31 == 1 ? "alloca'd stack" : "local frame",
-                                        e.offset >> 31 == 1 ? 0 : (e.offset >> 32) - 1));
+                            e.offset >> 31 == 1
+                                ? fmt::format("at offset {} of the thread's alloca'd stack, which starts uninitialised", index)
+                                : fmt::format("at offset {} of the thread's local frame (call depth {}), which starts uninitialised",
+                                              index, (e.offset >> 32) - 1));
         }
         if (writes) bits.mark(index, e.size);
         break;

@@ -11,10 +11,10 @@
 //   across the launches of a launch file, as device memory keeps its bytes.
 // - shared: per CTA, nothing written when the CTA starts.
 // - local: per thread and call depth (access_event::offset carries the
-//   depth), nothing written when the thread starts. A later call at the same
-//   depth reuses the frame's bits: bytes an earlier call wrote stay written,
-//   so a read the new call makes before writing is missed (never reported
-//   falsely); the observer sees no calls.
+//   depth), nothing written when the thread starts; a call makes the
+//   callee's frame, and the alloca'd stack above the caller's top, unwritten
+//   again (a frame reused by a later call at the same depth holds nothing
+//   the new call wrote).
 // - param and const: initialised by definition.
 //
 // What writes: stores, atomics, and the landing of asynchronous copies
@@ -43,6 +43,7 @@ public:
     void access(const sim::access_event& e) override;
     void device_malloc(const sim::malloc_event& e) override;
     void device_free(const sim::free_event& e) override;
+    void call(const sim::call_event& e) override;
     void host_allocate(const sim::host_memory_event& e) override;
     void host_write(const sim::host_memory_event& e) override;
 

@@ -13,6 +13,12 @@ void written_bytes::mark(uint64_t offset, uint64_t size) {
     }
 }
 
+void written_bytes::forget_from(uint64_t offset) {
+    if (offset / 64 >= words_.size()) return;
+    words_.resize((offset + 63) / 64);
+    if (offset % 64) words_.back() &= (1ull << (offset % 64)) - 1;
+}
+
 std::vector<std::pair<uint64_t, uint64_t>> written_bytes::unwritten(uint64_t offset, uint64_t size) const {
     std::vector<std::pair<uint64_t, uint64_t>> runs;
     const uint64_t end = offset + size;

@@ -19,6 +19,8 @@ public:
     // that were never marked, in order; empty when all were.
     std::vector<std::pair<uint64_t, uint64_t>> unwritten(uint64_t offset, uint64_t size) const;
     void clear() { words_.clear(); }
+    // Every byte from `offset` up is unwritten again.
+    void forget_from(uint64_t offset);
 
 private:
     std::vector<uint64_t> words_;

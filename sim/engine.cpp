@@ -861,6 +861,13 @@ private:
         return ok;
     }
 
+    bool probe(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* scratch) override {
+        if constexpr (Observed) probing_ = true;
+        bool ok = load(sp, addr, bytes, lane, scratch);
+        if constexpr (Observed) probing_ = false;
+        return ok;
+    }
+
     bool store(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, const void* in) override {
         bool ok = do_store(sp, addr, bytes, lane, in);
         if constexpr (Observed) observe_access(access_op::store, sp, addr, bytes, lane, ok, in);
@@ -882,6 +889,7 @@ private:
             e.scope = cur_ins_->scope;
         }
         e.landing = landing_;
+        e.probe = probing_;
         if (ok) {
             e.data = static_cast<const uint8_t*>(data);
             resolve(e.space, off, lane, e.owner, e.offset);
@@ -1235,6 +1243,8 @@ private:
             // is sized statically and not counted), so deep recursion overflows
             // it as on a GPU. Return gives it back with the alloca'd bytes.
             lane_stack& s = w.stacks[lane];
+            if constexpr (Observed)
+                req_.options.observer->call({site_of(lane), w.cta->linear * req_.block.count() + w.index * warp_size + lane, d + 1, s.top});
             const uint64_t need = (uint64_t{f.local_bytes} + 15) / 16 * 16, limit = req_.options.stack_bytes;
             if (need > limit || s.top > limit - need) {
                 fault(fault_kind::stack_overflow, lane, 0,
@@ -1767,6 +1777,7 @@ private:
     bool yield_ = false; // the running warp waits for others (relinquish): end its turn
     bool preempted_ = false; // a scheduler ended the running warp's turn at a preemption point
     bool landing_ = false; // asynchronous copies' writes are landing (observers see it on their access events)
+    bool probing_ = false; // the access is a probe (exec_context::probe; observers see it on their access events)
     uint32_t rewind_ = 0; // lanes that went to sleep in the running instruction (sleep_on_mbarrier)
     // Times in a row that nothing could run but try_wait sleepers, woken by
     // their time limit, with no mbarrier phase completing in between.

@@ -67,6 +67,10 @@ struct access_event {
     // copies): `site` is the thread whose wait or arrival completed it, not
     // the one that issued it.
     bool landing = false;
+    // A load that only checks its address (exec_context::probe: an
+    // asynchronous copy's destination at issue, an L2 cache-line
+    // operation): no value is read.
+    bool probe = false;
 };
 
 // bar.sync / bar.arrive / bar.red / barrier.*: lanes `mask` of a warp
@@ -129,6 +133,17 @@ struct malloc_event {
     uint64_t address = 0;
 };
 
+// A lane entered a function (a call that is not a builtin such as malloc):
+// its frame at call depth `depth` (the kernel's is 0) is new, and so is its
+// alloca'd stack from `stack_top` up (access_event offsets: local memory of
+// `thread`, depth + 1 in bits 32 up; alloca'd bytes at 2^31 + offset).
+struct call_event {
+    event_site site;
+    uint64_t thread = 0; // the lane's linear index in the grid (access_event::owner)
+    uint32_t depth = 0;
+    uint64_t stack_top = 0;
+};
+
 // free() in a kernel: `error` says why it failed (double free, not a block
 // malloc returned), empty when it succeeded. free(NULL) is an event too.
 struct free_event {
@@ -166,6 +181,7 @@ public:
     virtual void access(const access_event&) {}
     virtual void device_malloc(const malloc_event&) {}
     virtual void device_free(const free_event&) {}
+    virtual void call(const call_event&) {}
     virtual void barrier(const barrier_event&) {}
     virtual void barrier_release(const barrier_release_event&) {}
     virtual void warp_sync(const warp_sync_event&) {}

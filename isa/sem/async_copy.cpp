@@ -22,12 +22,14 @@ namespace {
 
 // Reads [addr, addr + bytes) in 16-byte pieces (callers check alignment),
 // and a tail that is not a whole power of two (cp.async's src-size) byte by
-// byte; false after a located fault.
-bool read_bytes(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, std::vector<uint8_t>& out) {
+// byte; false after a located fault. `probe`: only check the addresses.
+bool read_bytes(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, std::vector<uint8_t>& out,
+                bool probe = false) {
     out.resize(bytes);
     for (uint32_t at = 0; at < bytes;) {
         uint32_t n = bytes - at >= 16 ? 16 : at == 0 && !(bytes & (bytes - 1)) ? bytes : 1;
-        if (!c.load(sp, addr + at, n, lane, out.data() + at)) return false;
+        if (!(probe ? c.probe(sp, addr + at, n, lane, out.data() + at) : c.load(sp, addr + at, n, lane, out.data() + at)))
+            return false;
         at += n;
     }
     return true;
@@ -36,7 +38,7 @@ bool read_bytes(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32
 // The destination exists and is aligned: probe it now rather than fault when the copy lands.
 bool check_destination(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32_t lane) {
     std::vector<uint8_t> scratch;
-    return read_bytes(c, sp, addr, bytes, lane, scratch);
+    return read_bytes(c, sp, addr, bytes, lane, scratch, true);
 }
 
 // Generic addresses of the shared window become shared offsets, so that the

@@ -76,8 +76,8 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             }
             std::vector<uint8_t> scratch(16); // the destination exists: probe it now
             for (uint64_t at = 0; at < w.data.size(); at += 16)
-                if (!c.load(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
-                            scratch.data()))
+                if (!c.probe(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
+                             scratch.data()))
                     return;
             if (!mbar::defer(c, roff, pending_write{space::shared, rdst, w.data}, lane)) return;
             mbar::state before;
