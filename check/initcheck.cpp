@@ -48,6 +48,7 @@ void initcheck::launch_begin(const sim::launch_event& e) {
     // launch starts with none written. Global memory keeps its bits.
     shared_.clear();
     local_.clear();
+    cached_shared_ = cached_local_bits_ = nullptr;
 }
 
 void initcheck::host_allocate(const sim::host_memory_event& e) {
@@ -87,6 +88,7 @@ void initcheck::call(const sim::call_event& e) {
     auto t = local_.find(e.thread);
     if (t == local_.end()) return;
     t->second.erase(2 * (uint64_t{e.depth} + 1)); // the callee's frame (local_bits' segments)
+    cached_local_bits_ = nullptr;
     if (auto s = t->second.find(1); s != t->second.end()) s->second.forget_from(e.stack_top);
 }
 
@@ -141,7 +143,13 @@ void initcheck::report_read(const sim::access_event& e, const std::vector<std::p
 written_bytes& initcheck::local_bits(uint64_t thread, uint64_t offset, uint64_t& index) {
     constexpr uint64_t segment_bits = 31; // below: a frame (alloca'd bytes from 2^31); above: the call depth
     index = offset & ((1ull << segment_bits) - 1);
-    return local_[thread][offset >> segment_bits];
+    const uint64_t segment = offset >> segment_bits;
+    if (!cached_local_bits_ || cached_thread_ != thread || cached_segment_ != segment) {
+        cached_local_bits_ = &local_[thread][segment];
+        cached_thread_ = thread;
+        cached_segment_ = segment;
+    }
+    return *cached_local_bits_;
 }
 
 void initcheck::access(const sim::access_event& e) {
@@ -155,7 +163,11 @@ void initcheck::access(const sim::access_event& e) {
         if (writes) global_write(e.offset, e.size);
         break;
     case isa::space::shared: {
-        written_bytes& bits = shared_[e.owner];
+        if (!cached_shared_ || cached_cta_ != e.owner) {
+            cached_shared_ = &shared_[e.owner];
+            cached_cta_ = e.owner;
+        }
+        written_bytes& bits = *cached_shared_;
         if (reads) {
             auto runs = bits.unwritten(e.offset, e.size);
             if (!runs.empty())

@@ -71,6 +71,11 @@ private:
     // By thread (linear index in the grid), then segment: offset >> 31
     // (alloca'd bytes: 1; the frame at call depth d: 2 (d + 1)).
     std::unordered_map<uint64_t, std::unordered_map<uint64_t, written_bytes>> local_;
+    // The last CTA's shared bits and thread segment's local bits: accesses
+    // come in runs from one warp (elements of unordered maps stay put).
+    uint64_t cached_cta_ = 0, cached_thread_ = 0, cached_segment_ = 0;
+    written_bytes* cached_shared_ = nullptr;
+    written_bytes* cached_local_bits_ = nullptr;
 };
 
 } // namespace ptxsim::check
