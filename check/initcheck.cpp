@@ -53,7 +53,11 @@ void initcheck::launch_begin(const sim::launch_event& e) {
 
 void initcheck::host_allocate(const sim::host_memory_event& e) {
     std::lock_guard lock(mutex_);
-    // A fresh allocation replaces whatever was tracked there (a launch file run again under exploration).
+    // Buffers are made before a launch file's first launch: device-malloc
+    // blocks still tracked are a previous run's (schedule exploration runs
+    // the launch file again), and so is anything where the new buffer lies.
+    for (auto m = global_.begin(); m != global_.end();)
+        m = m->second.what == "device-malloc block" ? global_.erase(m) : std::next(m);
     auto it = global_.lower_bound(e.address);
     if (it != global_.begin() && std::prev(it)->first + std::prev(it)->second.size > e.address) --it;
     while (it != global_.end() && it->first < e.address + e.size) it = global_.erase(it);

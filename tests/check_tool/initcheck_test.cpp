@@ -141,9 +141,15 @@ TEST_F(fixture, bytes_stay_written_across_launches) {
 TEST_F(fixture, allocating_a_buffer_again_forgets_its_bytes) {
     ic.host_allocate({buf, 16, "buf"});
     ic.host_write({buf, 16, "buf"});
+    sim::malloc_event m;
+    m.address = buf + 0x1000;
+    m.size = 16;
+    ic.device_malloc(m); // a block the first run leaked
     ic.host_allocate({buf, 16, "buf"}); // the launch file run again (schedule exploration)
     launch("k");
     load(isa::space::global, buf, 4);
+    EXPECT_EQ(errors(), 1u);
+    load(isa::space::global, buf + 0x1000, 4); // no longer a block: untracked
     EXPECT_EQ(errors(), 1u);
 }
 
