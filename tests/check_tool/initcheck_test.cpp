@@ -8,8 +8,13 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <sstream>
+
 #include "check/initcheck.hpp"
 #include "check/written_bytes.hpp"
+#include "models/model.hpp"
+#include "sim/device.hpp"
+#include "sim/launch_runner.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace ptxsim::test {
@@ -257,6 +262,59 @@ TEST_F(fixture, faulted_accesses_are_memchecks) {
     e.fault = isa::fault_kind::misaligned;
     ic.access(e);
     EXPECT_EQ(errors(), 0u);
+}
+
+// The events initcheck depends on, as the runner and the engine send them:
+// host allocations and writes, calls, probes.
+struct recorder final : sim::observer {
+    std::vector<std::string> host;
+    std::vector<sim::call_event> calls;
+    uint64_t probes = 0, probe_loads_of_shared = 0;
+    void host_allocate(const sim::host_memory_event& e) override { host.push_back("allocate " + e.name + " " + std::to_string(e.size)); }
+    void host_write(const sim::host_memory_event& e) override { host.push_back("write " + e.name + " " + std::to_string(e.size)); }
+    void call(const sim::call_event& e) override { calls.push_back(e); }
+    void access(const sim::access_event& e) override {
+        if (!e.probe) return;
+        ++probes;
+        probe_loads_of_shared += e.op == sim::access_op::load && e.space == isa::space::shared;
+    }
+};
+
+recorder run_recorded(const std::string& launch) {
+    recorder rec;
+    parser::diagnostics d;
+    auto model = models::load_model(source_dir() + "/models/h800.json", d);
+    auto file = sim::read_launch_file(launch, d);
+    EXPECT_TRUE(model && file) << launch;
+    if (!model || !file) return rec;
+    sim::device dev(*model);
+    sim::run_settings s;
+    s.options.observer = &rec;
+    std::ostringstream out, err;
+    EXPECT_EQ(sim::run_launch_file(dev, *file, s, out, err), 0) << err.str();
+    return rec;
+}
+
+TEST(initcheck_events, the_runner_announces_buffers_and_the_bytes_it_fills) {
+    auto rec = run_recorded(source_dir() + "/tests/check/ic_global_init_ok/launch.json");
+    EXPECT_EQ(rec.host, (std::vector<std::string>{"allocate inp 128", "write inp 128", "allocate out 128"}));
+}
+
+TEST(initcheck_events, each_call_names_the_thread_the_callee_depth_and_the_stack_top) {
+    auto rec = run_recorded(source_dir() + "/tests/check_tool/cases/reused_frame.json");
+    ASSERT_EQ(rec.calls.size(), 4u); // two threads, two calls each
+    for (size_t i = 0; i < rec.calls.size(); ++i) {
+        EXPECT_EQ(rec.calls[i].depth, 1u);
+        EXPECT_EQ(rec.calls[i].stack_top, 0u); // no alloca: the kernel's frame is not on the stack
+    }
+    EXPECT_EQ(rec.calls[0].thread, 0u);
+    EXPECT_EQ(rec.calls[1].thread, 1u);
+}
+
+TEST(initcheck_events, an_async_copys_destination_is_probed_not_read_at_issue) {
+    auto rec = run_recorded(source_dir() + "/tests/check/ca_wait_ok/launch.json");
+    EXPECT_EQ(rec.probes, 64u); // one 4-byte cp.async per thread
+    EXPECT_EQ(rec.probe_loads_of_shared, 64u);
 }
 
 // Runs ptxsim check in `dir` (so reports name files as the launch file does).
