@@ -105,7 +105,9 @@ int cmd_check(const std::vector<std::string>& args) {
     s.options.max_warp_instructions = budget;
     s.options.threads = 1; // one host thread: findings in a deterministic order
     s.options.observer = &all;
-    s.report_faults = false; // a fault is a finding
+    // memcheck makes a kernel fault a finding; without it the fault report is
+    // printed as `ptxsim run` prints it, never dropped.
+    s.report_faults = std::find(run_tools.begin(), run_tools.end(), "memcheck") == run_tools.end();
     std::ostringstream run_err;
     int status = sim::run_launch_file(dev, *file, s, std::cout, run_err);
     if (status == exit_usage) {

@@ -360,6 +360,21 @@ TEST(initcheck_tool, a_frame_reused_by_a_later_call_starts_unwritten) {
     EXPECT_EQ(clean.err, "========= ERROR SUMMARY: 0 errors\n");
 }
 
+// A fault stops the launch whatever the tool; only memcheck makes it a
+// finding, so without memcheck it is printed as `ptxsim run` prints it.
+TEST(initcheck_tool, a_fault_without_memcheck_is_printed_not_dropped) {
+    auto r = check_in(source_dir() + "/tests/check/mc_use_after_free", "--tool initcheck launch.json");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("========= ERROR SUMMARY: 0 errors\nptxsim: use after free in kernel 'mc_use_after_free' at "
+                         "mc_use_after_free.sm_90a.ptx:68"),
+              std::string::npos)
+        << r.err;
+    auto both = check_in(source_dir() + "/tests/check/mc_use_after_free", "--tool all launch.json");
+    EXPECT_EQ(both.status, 1);
+    EXPECT_NE(both.err.find("Use-after-free __global__ write"), std::string::npos) << both.err;
+    EXPECT_EQ(both.err.find("ptxsim: use after free"), std::string::npos) << both.err;
+}
+
 // No false positives: every clean case of the checker suite and every launch
 // file of the kernel suite runs without a finding under initcheck.
 std::vector<fs::path> launch_files(const std::string& dir, const std::string& suffix) {
