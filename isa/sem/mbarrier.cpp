@@ -2,8 +2,9 @@
 // expect_tx, complete_tx, test_wait/try_wait (.parity), pending_count —
 // phases and transaction counts as the PTX ISA defines them, on the packed
 // object of mbarrier.hpp. Every step is one atomic read-modify-write of the
-// 8 bytes, except init and inval, which write them; the step that completes a phase also lands the asynchronous
-// writes that waited for it (cp.async.bulk ... .mbarrier::complete_tx).
+// 8 bytes, except init and inval, which only write them; the step that
+// completes a phase also lands the asynchronous writes that waited for it
+// (cp.async.bulk ... .mbarrier::complete_tx).
 #include "isa/sem/mbarrier.hpp"
 
 #include <fmt/format.h>
