@@ -31,11 +31,14 @@ public:
     void access(const sim::access_event& e) override { for (auto* c : to_) c->access(e); }
     void device_malloc(const sim::malloc_event& e) override { for (auto* c : to_) c->device_malloc(e); }
     void device_free(const sim::free_event& e) override { for (auto* c : to_) c->device_free(e); }
+    void call(const sim::call_event& e) override { for (auto* c : to_) c->call(e); }
     void barrier(const sim::barrier_event& e) override { for (auto* c : to_) c->barrier(e); }
     void barrier_release(const sim::barrier_release_event& e) override { for (auto* c : to_) c->barrier_release(e); }
     void warp_sync(const sim::warp_sync_event& e) override { for (auto* c : to_) c->warp_sync(e); }
     void sync(const sim::sync_event& e) override { for (auto* c : to_) c->sync(e); }
     void pending_register(const sim::pending_register_event& e) override { for (auto* c : to_) c->pending_register(e); }
+    void host_allocate(const sim::host_memory_event& e) override { for (auto* c : to_) c->host_allocate(e); }
+    void host_write(const sim::host_memory_event& e) override { for (auto* c : to_) c->host_write(e); }
     void finish() override { for (auto* c : to_) c->finish(); }
 
 private:

@@ -44,7 +44,6 @@ struct checked_runner {
         sim::run_settings settings = s;
         settings.options.observer = &all;
         settings.options.threads = 1; // one host thread: the schedule alone fixes the order
-        settings.report_faults = false; // a fault is a finding
         if (addresses) settings.buffer_addresses = addresses;
         int status = sim::run_launch_file(dev, f, settings, out, err);
         if (status != 2) all.finish(); // leaks, when the launch file ran to its end

@@ -132,7 +132,8 @@ sim::dim3 racecheck::block_of(uint64_t cta) const {
 sim::dim3 racecheck::thread_of(uint32_t t) const { return {t % block_.x, t / block_.x % block_.y, t / (block_.x * block_.y)}; }
 
 void racecheck::access(const sim::access_event& e) {
-    if (e.fault != isa::fault_kind::none || e.landing) return; // a landing is ordered by its copy's completion (sync landing_copy)
+    // A landing is ordered by its copy's completion (sync landing_copy); a probe reads nothing.
+    if (e.fault != isa::fault_kind::none || e.landing || e.probe) return;
     if (e.space != isa::space::global && e.space != isa::space::shared) return; // local, param, const: no races
     std::lock_guard lock(mutex_);
     warp_info& w = warp(e.site);

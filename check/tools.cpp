@@ -1,17 +1,19 @@
 #include "check/checker.hpp"
+#include "check/initcheck.hpp"
 #include "check/memcheck.hpp"
 #include "check/racecheck.hpp"
 
 namespace ptxsim::check {
 
 const std::vector<std::string>& tool_names() {
-    static const std::vector<std::string> names = {"memcheck", "racecheck"};
+    static const std::vector<std::string> names = {"memcheck", "racecheck", "initcheck"};
     return names;
 }
 
 std::unique_ptr<checker> make_checker(const std::string& name, report& r) {
     if (name == "memcheck") return std::make_unique<memcheck>(r);
     if (name == "racecheck") return std::make_unique<racecheck>(r);
+    if (name == "initcheck") return std::make_unique<initcheck>(r);
     return nullptr;
 }
 

@@ -866,6 +866,13 @@ private:
         return ok;
     }
 
+    bool probe(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* scratch) override {
+        if constexpr (Observed) probing_ = true;
+        bool ok = load(sp, addr, bytes, lane, scratch);
+        if constexpr (Observed) probing_ = false;
+        return ok;
+    }
+
     bool store(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, const void* in) override {
         bool ok = do_store(sp, addr, bytes, lane, in);
         if constexpr (Observed) observe_access(access_op::store, sp, addr, bytes, lane, ok, in);
@@ -873,7 +880,6 @@ private:
     }
 
     void observe_access(access_op op, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, bool ok, const void* data) {
-        if (probing_ && ok) return; // only checking that the memory exists
         access_event e;
         e.site = site_of(lane);
         e.address = addr;
@@ -890,6 +896,7 @@ private:
         e.landing = landing_;
         e.async_proxy = async_proxy_;
         if (async_proxy_) e.transfer = async_transfer_;
+        e.probe = probing_;
         if (ok) {
             e.data = static_cast<const uint8_t*>(data);
             resolve(e.space, off, lane, e.owner, e.offset);
@@ -989,13 +996,11 @@ private:
             case isa::sync_note::landing_begin: landing_ = true; e.kind = sync_kind::landing_begin; break;
             case isa::sync_note::landing_end: landing_ = false; e.kind = sync_kind::landing_end; break;
             case isa::sync_note::landing_copy: e.kind = sync_kind::landing_copy; e.tag = address; break;
-            case isa::sync_note::probe_begin: probing_ = true; return;
             case isa::sync_note::async_proxy_begin:
                 async_proxy_ = true;
                 async_transfer_ = arg;
                 return;
             case isa::sync_note::async_proxy_end: async_proxy_ = false; return;
-            case isa::sync_note::probe_end: probing_ = false; return;
             case isa::sync_note::mbarrier_reset:
             case isa::sync_note::mbarrier_release:
             case isa::sync_note::mbarrier_acquire: {
@@ -1298,6 +1303,8 @@ private:
             // is sized statically and not counted), so deep recursion overflows
             // it as on a GPU. Return gives it back with the alloca'd bytes.
             lane_stack& s = w.stacks[lane];
+            if constexpr (Observed)
+                req_.options.observer->call({site_of(lane), w.cta->linear * req_.block.count() + w.index * warp_size + lane, d + 1, s.top});
             const uint64_t need = (uint64_t{f.local_bytes} + 15) / 16 * 16, limit = req_.options.stack_bytes;
             if (need > limit || s.top > limit - need) {
                 fault(fault_kind::stack_overflow, lane, 0,
@@ -1830,7 +1837,7 @@ private:
     bool yield_ = false; // the running warp waits for others (relinquish): end its turn
     bool preempted_ = false; // a scheduler ended the running warp's turn at a preemption point
     bool landing_ = false; // asynchronous copies' writes are landing (observers see it on their access events)
-    bool probing_ = false; // accesses only check that memory exists: no events for them
+    bool probing_ = false; // the access is a probe (exec_context::probe; observers see it on their access events)
     bool async_proxy_ = false; // accesses are the async proxy's (observers see it on their access events)
     uint32_t async_transfer_ = 0; // the bytes of the async-proxy transfer they belong to
     // Asynchronous writes issued (async_write_issued's tags) and the last one.

@@ -76,6 +76,10 @@ struct access_event {
     // operand): generic writes reach it only through fence.proxy.async.
     bool async_proxy = false;
     uint32_t transfer = 0; // bytes of the whole bulk or tensor transfer the read is part of (0: not one)
+    // A load that only checks its address (exec_context::probe: an
+    // asynchronous copy's destination at issue, an L2 cache-line
+    // operation): no value is read.
+    bool probe = false;
 };
 
 // bar.sync / bar.arrive / bar.red / barrier.*: lanes `mask` of a warp
@@ -149,12 +153,34 @@ struct malloc_event {
     uint64_t address = 0;
 };
 
+// A lane entered a function (a call that is not a builtin such as malloc):
+// its frame at call depth `depth` (the kernel's is 0) is new, and so is its
+// alloca'd stack from `stack_top` up (access_event offsets: local memory of
+// `thread`, depth + 1 in bits 32 up; alloca'd bytes at 2^31 + offset).
+struct call_event {
+    event_site site;
+    uint64_t thread = 0; // the lane's linear index in the grid (access_event::owner)
+    uint32_t depth = 0;
+    uint64_t stack_top = 0;
+};
+
 // free() in a kernel: `error` says why it failed (double free, not a block
 // malloc returned), empty when it succeeded. free(NULL) is an event too.
 struct free_event {
     event_site site;
     uint64_t address = 0;
     std::string error;
+};
+
+// The host side of a launch file (sim/launch_runner.cpp), before the first
+// launch: `host_allocate` for a buffer that exists without contents, as
+// cudaMalloc leaves it (`name` is the launch file's name for it), then
+// `host_write` for bytes the host filled (init, struct contents,
+// cudaMemcpyToSymbol). Device memory the runner does not announce (module
+// variables, which their module initialises) is initialised by definition.
+struct host_memory_event {
+    uint64_t address = 0, size = 0;
+    std::string name;
 };
 
 struct launch_event {
@@ -176,11 +202,14 @@ public:
     virtual void access(const access_event&) {}
     virtual void device_malloc(const malloc_event&) {}
     virtual void device_free(const free_event&) {}
+    virtual void call(const call_event&) {}
     virtual void barrier(const barrier_event&) {}
     virtual void barrier_release(const barrier_release_event&) {}
     virtual void warp_sync(const warp_sync_event&) {}
     virtual void sync(const sync_event&) {}
     virtual void pending_register(const pending_register_event&) {}
+    virtual void host_allocate(const host_memory_event&) {}
+    virtual void host_write(const host_memory_event&) {}
 };
 
 } // namespace ptxsim::sim

@@ -1,5 +1,6 @@
 #include "sim/launch_runner.hpp"
 
+#include "sim/events.hpp"
 #include "sim/launch_args.hpp"
 
 #include <fmt/format.h>
@@ -100,6 +101,11 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             return 2;
         }
         dev.write(addr, init->data(), init->size());
+        if (observer* o = s.options.observer) { // initcheck: cudaMalloc, then a copy only when the buffer has an init
+            o->host_allocate({addr, init->size(), b.name});
+            if (b.init != buffer_spec::init_kind::none && b.init != buffer_spec::init_kind::structure)
+                o->host_write({addr, init->size(), b.name});
+        }
         buffers[b.name] = {&b, addr};
         at.buffers[b.name] = addr;
     }
@@ -149,6 +155,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             return 2;
         }
         dev.write(at.buffers.at(b.name), e.bytes.data(), e.bytes.size());
+        if (observer* o = s.options.observer) o->host_write({at.buffers.at(b.name), e.bytes.size(), b.name});
     }
     for (const auto& v : f.symbols) {
         auto sym = dev.symbol(v.name);
@@ -167,6 +174,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             return 2;
         }
         dev.write(sym->first, e.bytes.data(), e.bytes.size());
+        if (observer* o = s.options.observer) o->host_write({sym->first, e.bytes.size(), v.name});
     }
     launch_stats total;
     run_settings settings = s;

@@ -22,12 +22,14 @@ namespace {
 
 // Reads [addr, addr + bytes) in 16-byte pieces (callers check alignment),
 // and a tail that is not a whole power of two (cp.async's src-size) byte by
-// byte; false after a located fault.
-bool read_bytes(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, std::vector<uint8_t>& out) {
+// byte; false after a located fault. `probe`: only check the addresses.
+bool read_bytes(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, std::vector<uint8_t>& out,
+                bool probe = false) {
     out.resize(bytes);
     for (uint32_t at = 0; at < bytes;) {
         uint32_t n = bytes - at >= 16 ? 16 : at == 0 && !(bytes & (bytes - 1)) ? bytes : 1;
-        if (!c.load(sp, addr + at, n, lane, out.data() + at)) return false;
+        if (!(probe ? c.probe(sp, addr + at, n, lane, out.data() + at) : c.load(sp, addr + at, n, lane, out.data() + at)))
+            return false;
         at += n;
     }
     return true;
@@ -37,9 +39,7 @@ bool read_bytes(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32
 // Observers see the copy's write issued here (pending_write::tag).
 bool check_destination(exec_context& c, space sp, uint64_t addr, uint32_t bytes, uint32_t lane, pending_write& w) {
     std::vector<uint8_t> scratch;
-    c.note(sync_note::probe_begin, 1u << lane);
-    const bool ok = read_bytes(c, sp, addr, bytes, lane, scratch);
-    c.note(sync_note::probe_end, 1u << lane);
+    const bool ok = read_bytes(c, sp, addr, bytes, lane, scratch, /*probe*/ true);
     if (ok) w.tag = c.async_write_issued(sp, addr, bytes, lane);
     return ok;
 }

@@ -36,8 +36,6 @@ enum class sync_note : uint8_t {
     landing_begin,     // asynchronous copies' writes land (stores until landing_end are theirs)
     landing_end,
     landing_copy,      // the next landing stores are the copy whose issue returned tag `address`
-    probe_begin,       // accesses until probe_end only check that memory exists (no read happens)
-    probe_end,
     async_proxy_begin, // accesses until async_proxy_end are the async proxy's (bulk and tensor copies' sources, wgmma operands); arg: the transfer's bytes
     async_proxy_end,
 };
@@ -55,6 +53,14 @@ struct exec_context {
     // Memory access for one lane; false after reporting a fault.
     virtual bool load(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* out) = 0;
     virtual bool store(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, const void* in) = 0;
+    // A load whose bytes nobody uses: it only checks that the address may be
+    // accessed (bounds, alignment; a located fault if not), as for an
+    // asynchronous copy's destination when the copy is issued or an L2
+    // cache-line operation. Observers see it flagged as a probe, which reads
+    // no value (initcheck and racecheck ignore it).
+    virtual bool probe(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* scratch) {
+        return load(sp, addr, bytes, lane, scratch);
+    }
     // Atomic read-modify-write: `op` computes the new value from the old.
     virtual bool atomic(space sp, uint64_t addr, uint32_t bytes, uint32_t lane, void* old_out,
                         uint64_t (*op)(uint64_t old, uint64_t a, uint64_t b), uint64_t a, uint64_t b) = 0;

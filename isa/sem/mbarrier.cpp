@@ -2,8 +2,9 @@
 // expect_tx, complete_tx, test_wait/try_wait (.parity), pending_count —
 // phases and transaction counts as the PTX ISA defines them, on the packed
 // object of mbarrier.hpp. Every step is one atomic read-modify-write of the
-// 8 bytes; the step that completes a phase also lands the asynchronous
-// writes that waited for it (cp.async.bulk ... .mbarrier::complete_tx).
+// 8 bytes, except init and inval, which only write them; the step that
+// completes a phase also lands the asynchronous writes that waited for it
+// (cp.async.bulk ... .mbarrier::complete_tx).
 #include "isa/sem/mbarrier.hpp"
 
 #include <fmt/format.h>
@@ -102,8 +103,23 @@ bool initialised(const state& s) { return s.expected != 0 || s.pending != 0 || s
 } // namespace
 
 bool update(exec_context& c, uint64_t offset, uint32_t lane, change_fn change, uint64_t a, uint64_t b, state& before) {
-    // init and inval set the object up or tear it down, look only reads: they complete no phase.
-    step st{change, a, b, {}, {}, change != init && change != inval && change != look, false};
+    if (change == init || change == inval) {
+        // A plain write of the object: the bytes before do not matter, so it
+        // is no read of them (initcheck sees mbarrier.init on fresh shared
+        // memory as the store it is).
+        state s;
+        if (std::string error = change(s, a, b); !error.empty()) {
+            c.fault(fault_kind::invalid_operation, lane, offset, error);
+            return false;
+        }
+        const uint64_t v = s.pack();
+        if (!c.store(space::shared, offset, 8, lane, &v)) return false;
+        before = {};
+        c.note(sync_note::mbarrier_reset, 1u << lane, offset);
+        return true;
+    }
+    // look only reads: it completes no phase.
+    step st{change, a, b, {}, {}, change != look, false};
     uint8_t old[8];
     if (!c.atomic_bytes(space::shared, offset, 8, lane, old, apply, &st)) return false;
     before = st.before;
@@ -112,10 +128,6 @@ bool update(exec_context& c, uint64_t offset, uint32_t lane, change_fn change, u
         return false;
     }
     if (change == look) return true;
-    if (change == init || change == inval) {
-        c.note(sync_note::mbarrier_reset, 1u << lane, offset);
-        return true;
-    }
     if (!st.completed) {
         c.note(sync_note::mbarrier_release, 1u << lane, offset);
         return true;

@@ -148,7 +148,7 @@ void cache_line_handler(exec_context& c, const exec_instruction& ins, uint32_t m
             return;
         }
         uint8_t line[128];
-        c.load(space::global, addr, sizeof line, lane, line);
+        c.probe(space::global, addr, sizeof line, lane, line);
     });
 }
 std::string dec_cache_line(const matched_instruction& m, exec_instruction& out) {

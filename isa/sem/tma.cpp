@@ -77,13 +77,10 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
                 if (!c.map_shared_rank(dst, false, rank, lane, rdst) || !c.map_shared_rank(off, false, rank, lane, roff)) return;
             }
             std::vector<uint8_t> scratch(16); // the destination exists: probe it now
-            c.note(sync_note::probe_begin, 1u << lane);
-            bool exists = true;
-            for (uint64_t at = 0; exists && at < w.data.size(); at += 16)
-                exists = c.load(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
-                                scratch.data());
-            c.note(sync_note::probe_end, 1u << lane);
-            if (!exists) return;
+            for (uint64_t at = 0; at < w.data.size(); at += 16)
+                if (!c.probe(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
+                             scratch.data()))
+                    return;
             pending_write copy{space::shared, rdst, w.data};
             copy.tag = c.async_write_issued(space::shared, rdst, w.data.size(), lane);
             if (!mbar::defer(c, roff, std::move(copy), lane)) return;
