@@ -35,6 +35,7 @@ public:
     void barrier_release(const sim::barrier_release_event& e) override { for (auto* c : to_) c->barrier_release(e); }
     void warp_sync(const sim::warp_sync_event& e) override { for (auto* c : to_) c->warp_sync(e); }
     void sync(const sim::sync_event& e) override { for (auto* c : to_) c->sync(e); }
+    void deadlock(const sim::deadlock_event& e) override { for (auto* c : to_) c->deadlock(e); }
     void finish() override { for (auto* c : to_) c->finish(); }
 
 private:

@@ -1,15 +1,17 @@
 #include "check/checker.hpp"
 #include "check/memcheck.hpp"
+#include "check/synccheck.hpp"
 
 namespace ptxsim::check {
 
 const std::vector<std::string>& tool_names() {
-    static const std::vector<std::string> names = {"memcheck"};
+    static const std::vector<std::string> names = {"memcheck", "synccheck"};
     return names;
 }
 
 std::unique_ptr<checker> make_checker(const std::string& name, report& r) {
     if (name == "memcheck") return std::make_unique<memcheck>(r);
+    if (name == "synccheck") return std::make_unique<synccheck>(r);
     return nullptr;
 }
 
