@@ -144,14 +144,9 @@ void synccheck::barrier_release(const sim::barrier_release_event& e) {
 void synccheck::warp_sync(const sim::warp_sync_event& e) {
     std::lock_guard lock(mutex_);
     if (stopped_) return;
-    if (uint32_t outside = e.mask & ~e.membermask) {
-        finding f = at_site(e.site, "invalid-mask");
-        f.headline = fmt::format("Warp-synchronous instruction executed by {} of warp {}, which its member mask 0x{:08x} leaves out",
-                                 lanes_text(outside), e.site.warp, e.membermask);
-        f.details.push_back(fmt::format("block {}; a lane executing it must be in the mask", block_text(e.site.block)));
-        error(std::move(f), e.site);
-        return;
-    }
+    // The engine reads the member mask of the first arriving lane only, so a
+    // lane outside its own mask cannot be told from a tile whose lanes name
+    // different masks (cooperative groups' tiled_partition): not judged.
     if (e.complete) {
         if (!pending_count_) return; // the common case: every member arrived at once
         auto it = pending_.find({e.site.cta, e.site.warp});
@@ -254,7 +249,8 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
         case sim::wait_kind::cluster_barrier: what = "the cluster barrier"; break;
         case sim::wait_kind::registers: what = "registers another warpgroup has not released (setmaxnreg)"; break;
         }
-        f.headline = fmt::format("Deadlock: every warp is blocked; {} of warp {} wait here for {}", lanes_text(w.mask), w.site.warp, what);
+        f.headline = fmt::format("Deadlock: every warp is blocked; {} of warp {} wait{} here for {}", lanes_text(w.mask), w.site.warp,
+                                 __builtin_popcount(w.mask) == 1 ? "s" : "", what);
         std::string all;
         size_t shown = 0;
         for (const auto& o : e.waits) {

@@ -15,10 +15,11 @@
 // - barrier-count-mismatch: threads arrive at one barrier, in one phase,
 //   with different thread counts (no count = the CTA's thread count).
 // - invalid-mask: a warp-synchronous instruction (bar.warp.sync, shfl, vote,
-//   match, redux, elect .sync) executed by a lane its member mask leaves out,
-//   or whose member mask names a lane that had not exited when the others
-//   arrived and that never executes it (it exits, or waits elsewhere until
-//   the launch deadlocks).
+//   match, redux, elect .sync) whose member mask names a lane that had not
+//   exited when the others arrived and that never executes it (it exits, or
+//   waits elsewhere until the launch deadlocks). The mask is the first
+//   arriving lane's (the engine reads no other), so a lane outside its own
+//   mask is not judged.
 // - deadlock: every warp blocked with none of the above to blame: one
 //   finding per place a warp waits, saying what it waits for.
 //

@@ -1765,6 +1765,23 @@ private:
             }
             for (auto [w, lanes] : cl->waiters) add(*w, lanes & w->waiting, wait_kind::cluster_barrier, false);
         }
+        // Lanes that went to sleep one by one (try_wait) at one place are one group.
+        std::vector<blocked_lanes> merged;
+        for (const auto& b : e.waits) {
+            auto same = std::find_if(merged.begin(), merged.end(), [&](const blocked_lanes& m) {
+                return m.site.cta == b.site.cta && m.site.warp == b.site.warp && m.site.function_id == b.site.function_id &&
+                       m.site.pos == b.site.pos && m.on == b.on && m.id == b.id && m.owner == b.owner && m.offset == b.offset;
+            });
+            if (same == merged.end()) merged.push_back(b);
+            else if (b.mask) {
+                if (__builtin_ctz(b.mask) < __builtin_ctz(same->mask)) { // the site is the group's first lane
+                    same->site.lane = b.site.lane;
+                    same->site.thread = b.site.thread;
+                }
+                same->mask |= b.mask;
+            }
+        }
+        e.waits = std::move(merged);
         return e;
     }
 

@@ -103,7 +103,10 @@ int cmd_check(const std::vector<std::string>& args) {
     s.options.max_warp_instructions = budget;
     s.options.threads = 1; // one host thread: findings in a deterministic order
     s.options.observer = &all;
-    s.report_faults = false; // a fault is a finding
+    // memcheck turns the fault that stops a launch into a finding; without it
+    // the fault is printed as `ptxsim run` prints it (after the summary),
+    // never left unexplained. A checker's own stop is its finding either way.
+    s.report_faults = std::find(run_tools.begin(), run_tools.end(), "memcheck") == run_tools.end();
     std::ostringstream run_err;
     int status = sim::run_launch_file(dev, *file, s, std::cout, run_err);
     if (status == exit_usage) {
