@@ -92,13 +92,13 @@ void synccheck::barrier(const sim::barrier_event& e) {
     phase& p = phases_[e.site.cta * 16 + e.id];
     if (p.arrivals.empty()) {
         p.count = count;
-        p.count_from = fmt::format("warp {} at {}", e.site.warp, where(e.site));
+        p.count_site = e.site;
     } else if (count != p.count) {
         finding f = at_site(e.site, "barrier-count-mismatch");
         f.headline = fmt::format("Barrier {} reached by warp {} with a thread count of {}, but {} arrived in the same phase with {}", e.id,
-                                 e.site.warp, count, p.count_from, p.count);
-        f.details.push_back(fmt::format("{} of warp {} in block {}; every thread arriving at one barrier must give the same count", lanes_text(e.mask),
-                                        e.site.warp, block_text(e.site.block)));
+                                 e.site.warp, count, fmt::format("warp {} at {}", p.count_site.warp, where(p.count_site)), p.count);
+        f.details.push_back(fmt::format("{} of warp {} arrived; every thread arriving at one barrier must give the same count", lanes_text(e.mask),
+                                        e.site.warp));
         error(std::move(f), e.site);
         return;
     }
@@ -123,9 +123,9 @@ bool synccheck::judge(const phase& p, uint32_t id, const char* when) {
         for (const arrival& b : p.arrivals)
             if (&b != &a && b.site.cta == a.site.cta && b.site.warp == a.site.warp && (b.mask & missing))
                 elsewhere += fmt::format("; {} arrived at another barrier instruction, {}", lanes_text(b.mask & missing), where(b.site));
-        f.details.push_back(fmt::format("block {}; the barrier {}{}. bar.sync and barrier.sync.aligned must be executed by the whole warp "
+        f.details.push_back(fmt::format("the barrier {}{}; bar.sync and barrier.sync.aligned must be executed by the whole warp "
                                         "(the lanes that have not exited) together",
-                                        block_text(a.site.block), when, elsewhere));
+                                        when, elsewhere));
         error(std::move(f), a.site);
         any = true;
     }
@@ -161,7 +161,6 @@ void synccheck::warp_sync(const sim::warp_sync_event& e) {
                 finding f = at_site(was.site, "invalid-mask");
                 f.headline = fmt::format("Member mask 0x{:08x} names {} of warp {}, which exited while {} waited for them", was.membermask,
                                          lanes_text(exited), was.site.warp, lanes_text(was.mask));
-                f.details.push_back(fmt::format("block {}", block_text(was.site.block)));
                 error(std::move(f), was.site);
             }
             break;
@@ -205,7 +204,7 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
                     finding f = at_site(p.site, "invalid-mask");
                     f.headline = fmt::format("Member mask 0x{:08x} names {} of warp {}, which never execute this instruction", p.membermask,
                                              lanes_text(missing), p.site.warp);
-                    f.details.push_back(fmt::format("block {}; {} wait here for them{}", block_text(p.site.block), lanes_text(p.mask),
+                    f.details.push_back(fmt::format("{} wait here for them{}", lanes_text(p.mask),
                                                     whereabouts(p.site, missing)));
                     causes.push_back({std::move(f), p.site});
                 }
@@ -219,7 +218,7 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
                     finding f = at_site(a.site, "divergent-barrier");
                     f.headline = fmt::format("Barrier {} reached by part of warp {}: {} arrived, {} of the warp did not", w.id, a.site.warp,
                                              lanes_text(a.mask), lanes_text(missing));
-                    f.details.push_back(fmt::format("block {}; the launch deadlocked{}", block_text(a.site.block), whereabouts(a.site, missing)));
+                    f.details.push_back(fmt::format("the launch deadlocked{}", whereabouts(a.site, missing)));
                     causes.push_back({std::move(f), a.site});
                 }
             }

@@ -60,7 +60,7 @@ private:
     // One CTA barrier's current phase.
     struct phase {
         uint32_t count = 0;   // threads expected, as the first arrival said (0 made explicit)
-        std::string count_from; // "warp N at file:line", for the mismatch message
+        sim::event_site count_site; // the first arrival, for the mismatch message
         std::vector<arrival> arrivals;
     };
     // Lanes waiting at a warp-synchronous instruction for the rest of its member mask.

@@ -25,7 +25,7 @@ int cmd_check(const std::vector<std::string>& args) {
     int error_exitcode = 1;
     uint64_t print_limit = 100;
     opts.add_options()("file", po::value(&files), "launch file")(
-        "tool", po::value(&tools), "memcheck (default) or all; racecheck, initcheck and synccheck are not implemented yet")(
+        "tool", po::value(&tools), "memcheck (default), synccheck or all; racecheck and initcheck are not implemented yet")(
         "report-json", po::value(&json_path), "also write the findings as JSON to FILE (docs/check.md)")(
         "error-exitcode", po::value(&error_exitcode), "exit status when an error is found (default 1)")(
         "print-limit", po::value(&print_limit), "print at most N findings on stderr (default 100; 0: all)")(
@@ -44,6 +44,10 @@ int cmd_check(const std::vector<std::string>& args) {
         "space, invalid generic addresses and atomics, double and invalid device\n"
         "free, stack overflow (the launch stops at the first of these), device\n"
         "malloc returning NULL (a warning) and device malloc blocks never freed.\n\n"
+        "synccheck: CTA barriers reached by part of a warp, barrier thread counts\n"
+        "that disagree, warp-synchronous member masks naming lanes that never\n"
+        "arrive, and deadlocks with where each warp waits (the launch stops at the\n"
+        "first of these).\n\n"
         "exit status: 0 clean (warnings only), N (--error-exitcode, default 1) errors\n"
         "found, 1 output mismatch, 2 bad input or usage";
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;

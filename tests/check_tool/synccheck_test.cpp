@@ -252,13 +252,13 @@ TEST(synccheck, deadlock_from_a_bad_mask_reports_the_mask_and_the_barrier_not_th
     EXPECT_EQ(f.found(), (std::vector<std::string>{at("divergent-barrier", "shfl_vs_bar barrier"), at("invalid-mask", "shfl_vs_bar shuffle")}));
     ASSERT_EQ(f.rep.findings().size(), 2u);
     EXPECT_EQ(f.rep.findings()[0].details[0],
-              "block (0,0,0); the launch deadlocked; lanes 0-15 wait at sync.ptx:" + std::to_string(line_of("shfl_vs_bar shuffle")));
+              "the launch deadlocked; lanes 0-15 wait at sync.ptx:" + std::to_string(line_of("shfl_vs_bar shuffle")));
     ASSERT_TRUE(f.last.fault);
     EXPECT_EQ(f.last.fault->kind, "divergent-barrier");
     const auto& mask = f.rep.findings()[1];
     EXPECT_EQ(mask.headline, "Member mask 0xffffffff names lanes 16-31 of warp 0, which never execute this instruction");
     ASSERT_EQ(mask.details.size(), 1u);
-    EXPECT_EQ(mask.details[0], "block (0,0,0); lanes 0-15 wait here for them; lanes 16-31 wait at sync.ptx:" +
+    EXPECT_EQ(mask.details[0], "lanes 0-15 wait here for them; lanes 16-31 wait at sync.ptx:" +
                                    std::to_string(line_of("shfl_vs_bar barrier")));
 }
 
