@@ -29,7 +29,8 @@ const char* module_text = R"(.version 9.0
 .address_size 64
 
 // Each half of the warp reaches a different CTA barrier instruction; `split_bar`
-// uses bar.sync (aligned), `split_barrier` barrier.sync, whose lanes may arrive apart.
+// uses bar.sync, `split_barrier_aligned` barrier.sync.aligned (the same) and
+// `split_barrier` barrier.sync, whose lanes may arrive apart.
 .visible .entry split_bar()
 {
 	.reg .pred %p<2>;
@@ -56,6 +57,21 @@ DONE:
 	bra.uni DONE;
 LOW:
 	barrier.sync 0;
+DONE:
+	ret;
+}
+
+.visible .entry split_barrier_aligned()
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<2>;
+	mov.u32 %r1, %tid.x;
+	setp.lt.u32 %p1, %r1, 16;
+	@%p1 bra LOW;
+	barrier.sync.aligned 0; // <- split_barrier_aligned high
+	bra.uni DONE;
+LOW:
+	barrier.sync.aligned 0; // <- split_barrier_aligned low
 DONE:
 	ret;
 }
@@ -194,6 +210,13 @@ TEST(synccheck, aligned_barrier_reached_by_each_half_of_a_warp_at_different_inst
     EXPECT_EQ(f.last.fault->raised_by, "synccheck"); // the error ended the launch
     EXPECT_EQ(f.last.fault->kind, "divergent-barrier");
     EXPECT_EQ(f.rep.findings()[0].headline, "Barrier 0 reached by part of warp 0: lanes 16-31 arrived, lanes 0-15 of the warp did not");
+}
+
+TEST(synccheck, barrier_sync_aligned_is_judged_as_bar_sync) {
+    fixture f;
+    f.run("split_barrier_aligned", 32);
+    EXPECT_EQ(f.found(), (std::vector<std::string>{at("divergent-barrier", "split_barrier_aligned high"),
+                                                   at("divergent-barrier", "split_barrier_aligned low")}));
 }
 
 TEST(synccheck, non_aligned_barrier_lets_lanes_of_a_warp_arrive_separately) {
