@@ -193,6 +193,17 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
     };
     // A bad mask or a divergent barrier that the deadlock follows from is
     // what to report; the deadlock is its consequence.
+    // Lanes of the warp waiting at another warp-synchronous instruction with
+    // the same member mask: from sm_70 the PTX ISA lets such lanes meet (it
+    // asks for the same mask and qualifiers, not the same instruction), so
+    // their mask is not wrong; ptxsim only lets lanes at one instruction
+    // meet, and this deadlock is then reported as one.
+    auto partners = [&](const std::vector<pending_sync>& list, const pending_sync& p) {
+        uint32_t lanes = 0;
+        for (const pending_sync& q : list)
+            if (&q != &p && q.membermask == p.membermask) lanes |= q.mask;
+        return lanes;
+    };
     std::vector<std::pair<finding, sim::event_site>> causes;
     for (const auto& w : e.waits) {
         if (w.on == sim::wait_kind::warp_sync) {
@@ -200,7 +211,7 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
             if (it == pending_.end()) continue;
             for (const pending_sync& p : it->second) {
                 if (!same_place(p.site, w.site)) continue;
-                if (uint32_t missing = p.membermask & p.live & ~p.mask) {
+                if (uint32_t missing = p.membermask & p.live & ~p.mask & ~partners(it->second, p)) {
                     finding f = at_site(p.site, "invalid-mask");
                     f.headline = fmt::format("Member mask 0x{:08x} names {} of warp {}, which never execute this instruction", p.membermask,
                                              lanes_text(missing), p.site.warp);
@@ -243,7 +254,18 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
             what = fmt::format("CTA barrier {} ({} of {} threads arrived)", w.id, arrived, expected);
             break;
         }
-        case sim::wait_kind::warp_sync: what = "the rest of its warp-synchronous member mask"; break;
+        case sim::wait_kind::warp_sync: {
+            what = "the rest of its warp-synchronous member mask";
+            auto it = pending_.find({w.site.cta, w.site.warp});
+            if (it == pending_.end()) break;
+            for (const pending_sync& p : it->second)
+                if (same_place(p.site, w.site))
+                    if (uint32_t other = partners(it->second, p) & p.membermask)
+                        f.details.push_back(fmt::format("{} wait at another warp-synchronous instruction with the same member mask; the PTX "
+                                                        "ISA lets them meet from sm_70, ptxsim only lets lanes at one instruction meet",
+                                                        lanes_text(other)));
+            break;
+        }
         case sim::wait_kind::mbarrier: what = fmt::format("the mbarrier at shared offset {} of block {}", w.offset, w.owner); break;
         case sim::wait_kind::cluster_barrier: what = "the cluster barrier"; break;
         case sim::wait_kind::registers: what = "registers another warpgroup has not released (setmaxnreg)"; break;

@@ -129,6 +129,23 @@ DONE:
 	ret;
 }
 
+// Each half of the warp at its own __syncwarp() naming the whole warp: the
+// ISA lets them meet (sm_70+), ptxsim does not, and deadlocks.
+.visible .entry two_syncwarps()
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<2>;
+	mov.u32 %r1, %tid.x;
+	setp.lt.u32 %p1, %r1, 16;
+	@%p1 bra LOW;
+	bar.warp.sync -1; // <- two_syncwarps high
+	bra.uni DONE;
+LOW:
+	bar.warp.sync -1; // <- two_syncwarps low
+DONE:
+	ret;
+}
+
 // Lane 0 loops a while before the barrier; lanes 1-31 are there first, and
 // the scheduler, which gives every 64th step to the group that waited
 // longest, lets them arrive before lane 0 does.
@@ -283,6 +300,16 @@ TEST(synccheck, deadlock_from_a_bad_mask_reports_the_mask_and_the_barrier_not_th
     ASSERT_EQ(mask.details.size(), 1u);
     EXPECT_EQ(mask.details[0], "lanes 0-15 wait here for them; lanes 16-31 wait at sync.ptx:" +
                                    std::to_string(line_of("shfl_vs_bar barrier")));
+}
+
+TEST(synccheck, lanes_at_different_warp_syncs_with_one_mask_are_a_deadlock_of_ptxsim_not_a_bad_mask) {
+    fixture f;
+    f.run("two_syncwarps", 32);
+    EXPECT_EQ(f.found(), (std::vector<std::string>{at("deadlock", "two_syncwarps low"), at("deadlock", "two_syncwarps high")}));
+    ASSERT_EQ(f.rep.findings()[0].details.size(), 2u);
+    EXPECT_EQ(f.rep.findings()[0].details[0],
+              "lanes 16-31 wait at another warp-synchronous instruction with the same member mask; the PTX ISA lets them meet from sm_70, "
+              "ptxsim only lets lanes at one instruction meet");
 }
 
 TEST(synccheck, lanes_of_a_warp_arriving_one_group_after_the_other_at_one_barrier_are_one_arrival) {
