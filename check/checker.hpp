@@ -39,6 +39,7 @@ public:
     void pending_register(const sim::pending_register_event& e) override { for (auto* c : to_) c->pending_register(e); }
     void host_allocate(const sim::host_memory_event& e) override { for (auto* c : to_) c->host_allocate(e); }
     void host_write(const sim::host_memory_event& e) override { for (auto* c : to_) c->host_write(e); }
+    void deadlock(const sim::deadlock_event& e) override { for (auto* c : to_) c->deadlock(e); }
     void finish() override { for (auto* c : to_) c->finish(); }
 
 private:

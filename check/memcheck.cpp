@@ -121,6 +121,9 @@ void memcheck::launch_end(const sim::launch_event& e, const sim::launch_result& 
     if (!r.fault) return;
     stopped_ = true;
     const sim::fault_report& fr = *r.fault;
+    // Another checker ended the launch (synccheck at a bad barrier, or at a
+    // deadlock it reports where each warp waits) and reported why itself.
+    if (!fr.raised_by.empty()) return;
     finding f;
     // The failed access (or free) this fault reports: same thread and block.
     const sim::access_event* acc = nullptr;

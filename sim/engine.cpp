@@ -15,6 +15,7 @@
 #include "isa/op_table.hpp"
 #include "isa/sem/mbarrier.hpp"
 #include "isa/sem/operands.hpp"
+#include "isa/sem/registry.hpp"
 #include "memory/multicast.hpp"
 #include "sim/device_heap.hpp"
 #include "sim/events.hpp"
@@ -1227,7 +1228,9 @@ private:
             e.mask = mask;
             e.live = cur_->alive & ~cur_->exited;
             e.wait = wait;
+            e.aligned = isa::sem::barrier_aligned(*cur_ins_);
             req_.options.observer->barrier(e);
+            if (observer_stopped()) return;
         }
         barrier_state& b = cta.barriers[id];
         b.expected = count;
@@ -1503,6 +1506,7 @@ private:
             e.complete = (needed & ~here) == 0;
             e.orders_memory = cur_ins_ && cur_ins_->order != isa::mem_order::weak;
             req_.options.observer->warp_sync(e);
+            if (observer_stopped()) return false;
         }
         if ((needed & ~here) == 0) { // everyone is here: run them together
             uint32_t released = here & w.sync_wait;
@@ -1523,7 +1527,10 @@ private:
             // A whole-CTA barrier waits for the threads that have not exited.
             uint32_t needed = b.expected ? b.expected : cta.threads - cta.exited_threads;
             if (b.arrived < needed) continue;
-            if constexpr (Observed) req_.options.observer->barrier_release({cta.linear, id, b.arrived});
+            if constexpr (Observed) {
+                req_.options.observer->barrier_release({cta.linear, id, b.arrived});
+                if (observer_stopped()) return;
+            }
             deliver_reduction(cta, id, b.arrived);
             b.arrived = 0;
             for (auto [w, lanes] : cta.waiters[id]) w->waiting &= ~lanes;
@@ -1748,6 +1755,14 @@ private:
         publish(std::move(r));
     }
 
+    // An observer ended the launch from the event it was just given
+    // (launch_event::stop), or another host thread faulted: stop here too.
+    bool observer_stopped() {
+        if (!shared_.stop.load(std::memory_order_relaxed)) return false;
+        fault_ = true;
+        return true;
+    }
+
     // The first fault of any thread is the launch's; every thread stops.
     void publish(fault_report r) {
         fault_ = true;
@@ -1771,7 +1786,80 @@ private:
         return {};
     }
 
+    // Where each blocked group of lanes waits, for observers.
+    deadlock_event blocked(const std::deque<std::unique_ptr<cluster_state>>& live) const {
+        deadlock_event e;
+        auto add = [&](const warp_state& w, uint32_t lanes, wait_kind on, bool past_it) {
+            if (!lanes) return;
+            const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(lanes));
+            uint32_t pc = w.converged ? w.upc : w.pc[lane];
+            if (past_it && (pc & index_bits)) --pc; // a lane at a CTA barrier has moved past the bar.sync
+            const isa::exec_function& f = function_of(pc);
+            blocked_lanes b;
+            b.site.block = w.cta->id;
+            b.site.thread = thread_of(w, lane);
+            b.site.function_id = static_cast<int32_t>(pc >> 20);
+            b.site.pos = f.code[std::min<uint32_t>(pc & index_bits, static_cast<uint32_t>(f.code.size() - 1))].pos;
+            b.site.cta = w.cta->linear;
+            b.site.warp = w.index;
+            b.site.lane = lane;
+            b.on = on;
+            b.mask = lanes;
+            e.waits.push_back(b);
+        };
+        for (const auto& cl : live) {
+            for (const auto& cta : cl->ctas) {
+                for (uint32_t id = 0; id < cta->waiters.size(); ++id)
+                    for (auto [w, lanes] : cta->waiters[id]) {
+                        add(*w, lanes & w->waiting, wait_kind::cta_barrier, true);
+                        if (lanes & w->waiting) e.waits.back().id = id;
+                    }
+                for (const auto& [offset, sleepers] : cta->mbarrier_sleepers)
+                    for (auto [w, lanes] : sleepers) {
+                        add(*w, lanes & w->waiting, wait_kind::mbarrier, false);
+                        if (lanes & w->waiting) {
+                            e.waits.back().owner = cta->linear;
+                            e.waits.back().offset = offset;
+                        }
+                    }
+                for (auto [w, lanes] : cta->register_sleepers) add(*w, lanes & w->waiting, wait_kind::registers, false);
+                for (const auto& w : cta->warps) // lanes at a warp-synchronous instruction, grouped by PC
+                    for (uint32_t rest = w->sync_wait & ~w->exited; rest;) {
+                        const uint32_t pc = w->pc[static_cast<uint32_t>(__builtin_ctz(rest))];
+                        uint32_t group = 0;
+                        for (uint32_t l = rest; l; l &= l - 1)
+                            if (w->pc[static_cast<uint32_t>(__builtin_ctz(l))] == pc) group |= l & -l;
+                        add(*w, group, wait_kind::warp_sync, false);
+                        rest &= ~group;
+                    }
+            }
+            for (auto [w, lanes] : cl->waiters) add(*w, lanes & w->waiting, wait_kind::cluster_barrier, false);
+        }
+        // Lanes that went to sleep one by one (try_wait) at one place are one group.
+        std::vector<blocked_lanes> merged;
+        for (const auto& b : e.waits) {
+            auto same = std::find_if(merged.begin(), merged.end(), [&](const blocked_lanes& m) {
+                return m.site.cta == b.site.cta && m.site.warp == b.site.warp && m.site.function_id == b.site.function_id &&
+                       m.site.pos == b.site.pos && m.on == b.on && m.id == b.id && m.owner == b.owner && m.offset == b.offset;
+            });
+            if (same == merged.end()) merged.push_back(b);
+            else if (b.mask) {
+                if (__builtin_ctz(b.mask) < __builtin_ctz(same->mask)) { // the site is the group's first lane
+                    same->site.lane = b.site.lane;
+                    same->site.thread = b.site.thread;
+                }
+                same->mask |= b.mask;
+            }
+        }
+        e.waits = std::move(merged);
+        return e;
+    }
+
     void deadlock(const std::deque<std::unique_ptr<cluster_state>>& live) {
+        if constexpr (Observed) {
+            req_.options.observer->deadlock(blocked(live));
+            if (observer_stopped()) return; // the observer's stop is the launch's fault
+        }
         fault_report r;
         r.kind = "deadlock";
         r.kernel = fn_.name;
@@ -1868,12 +1956,27 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
     std::vector<launch_result> results(threads);
     observer* const obs = req.options.observer;
     launch_event event;
+    // An observer's stop: its report is the launch's fault, and every host thread stops.
+    const std::function<void(const stop_request&)> stop = [&](const stop_request& q) {
+        fault_report r;
+        r.kind = q.kind;
+        r.message = q.message;
+        r.raised_by = q.by;
+        r.kernel = req.kernel->name;
+        r.block = q.site.block;
+        r.thread = q.site.thread;
+        if (req.locate) req.locate(q.site.function_id, q.site.pos, r);
+        std::lock_guard<std::mutex> lock(shared.fault_mutex);
+        if (!shared.fault) shared.fault = std::move(r);
+        shared.stop = true;
+    };
     if (obs) {
         event.kernel = req.kernel->name;
         event.grid = req.grid;
         event.block = req.block;
         event.cluster = req.cluster;
         event.locate = &req.locate;
+        event.stop = &stop;
         obs->launch_begin(event);
     }
     auto work = [&](uint32_t i) {

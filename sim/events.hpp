@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "isa/sem/context.hpp"
 #include "sim/launch_types.hpp"
@@ -90,6 +91,10 @@ struct barrier_event {
     uint32_t mask = 0;   // lanes arriving
     uint32_t live = 0;   // lanes of the warp that have not exited
     bool wait = true;    // false for bar.arrive
+    // bar.* and barrier.*.aligned: the PTX ISA requires the whole warp to
+    // execute this instruction together. barrier.* without .aligned lets a
+    // warp's lanes arrive separately.
+    bool aligned = true;
 };
 
 // A phase of a CTA barrier completed: every lane waiting at it goes on.
@@ -183,6 +188,41 @@ struct host_memory_event {
     std::string name;
 };
 
+// What a group of blocked lanes waits for when the launch deadlocks.
+enum class wait_kind : uint8_t {
+    cta_barrier,     // bar.sync / barrier.sync / bar.red on barrier `id` of its CTA
+    warp_sync,       // a warp-synchronous instruction, for lanes its member mask names
+    mbarrier,        // mbarrier.try_wait on the mbarrier at (`owner`, `offset`)
+    cluster_barrier, // barrier.cluster.wait
+    registers,       // setmaxnreg.inc, for registers another warpgroup has not released
+};
+
+struct blocked_lanes {
+    // The first lane of `mask`, at the instruction it waits in (for a CTA
+    // barrier the bar.sync it executed, although its PC has moved past it).
+    event_site site;
+    wait_kind on = wait_kind::cta_barrier;
+    uint32_t mask = 0;   // the lanes of site.warp blocked there
+    uint32_t id = 0;     // cta_barrier: the barrier
+    uint64_t owner = 0, offset = 0; // mbarrier: the CTA holding it and its shared offset
+};
+
+// Nothing can run: every lane of every live CTA on the host thread that
+// found it is blocked. `waits` lists each blocked group; after this event
+// the engine ends the launch with a `deadlock` fault (unless an observer
+// stopped it first, see launch_event::stop).
+struct deadlock_event {
+    std::vector<blocked_lanes> waits;
+};
+
+// An observer's request to end the launch (launch_event::stop).
+struct stop_request {
+    event_site site;     // becomes the fault's location, block and thread
+    std::string by;      // the observer's name, e.g. "synccheck": fault_report::raised_by
+    std::string kind;    // fault_report::kind
+    std::string message;
+};
+
 struct launch_event {
     std::string kernel;
     dim3 grid, block;
@@ -190,6 +230,14 @@ struct launch_event {
     // PTX file:line (and CUDA file:line from .loc) of an event_site, into
     // the location fields of a fault_report. Valid until launch end returns.
     const std::function<void(int32_t function_id, uint32_t pos, fault_report&)>* locate = nullptr;
+    // Ends the launch as a fault at the request's site would, with the
+    // request as the launch's fault report (the first fault of a launch is
+    // its fault): for an observer that found behaviour the GPU leaves
+    // undefined, where running on would only report its consequences (a
+    // deadlock after a bad barrier). Call it from a barrier, barrier_release,
+    // warp_sync or deadlock handler: the engine stops as soon as that handler
+    // returns. Valid until launch end returns.
+    const std::function<void(const stop_request&)>* stop = nullptr;
 };
 
 class observer {
@@ -210,6 +258,7 @@ public:
     virtual void pending_register(const pending_register_event&) {}
     virtual void host_allocate(const host_memory_event&) {}
     virtual void host_write(const host_memory_event&) {}
+    virtual void deadlock(const deadlock_event&) {}
 };
 
 } // namespace ptxsim::sim

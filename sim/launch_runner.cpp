@@ -234,7 +234,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             s.totals->seconds += r.stats.seconds;
         }
         if (r.fault) {
-            if (s.report_faults) err << r.fault->format();
+            if (s.report_faults && r.fault->raised_by.empty()) err << r.fault->format(); // an observer reports its own stops
             return 1;
         }
     }

@@ -62,6 +62,9 @@ struct fault_report {
     uint64_t address = 0;
     bool has_address = false;
     std::string allocation;    // nearest allocation, when known
+    // The observer that ended the launch (launch_event::stop), which reports
+    // it itself; empty for the kernel's own faults and the engine's stops.
+    std::string raised_by;
 
     std::string format() const;
 };

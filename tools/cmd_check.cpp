@@ -28,7 +28,7 @@ int cmd_check(const std::vector<std::string>& args) {
     uint32_t schedules = 0;
     uint64_t seed = 0, replay = 0;
     opts.add_options()("file", po::value(&files), "launch file")(
-        "tool", po::value(&tools), "memcheck (default), initcheck or all; racecheck and synccheck are not implemented yet")(
+        "tool", po::value(&tools), "memcheck (default), racecheck, initcheck, synccheck or all (comma-separated or repeated)")(
         "report-json", po::value(&json_path), "also write the findings as JSON to FILE (docs/check.md)")(
         "error-exitcode", po::value(&error_exitcode), "exit status when an error is found (default 1)")(
         "print-limit", po::value(&print_limit), "print at most N findings on stderr (default 100; 0: all)")(
@@ -59,6 +59,10 @@ int cmd_check(const std::vector<std::string>& args) {
         "--replay S runs the schedule of seed S alone, with the same findings and bits.\n\n"
         "initcheck: reads of bytes nothing wrote: launch-file buffers without\n"
         "\"init\" (as after cudaMalloc), device malloc blocks, shared and local memory.\n\n"
+        "synccheck: CTA barriers reached by part of a warp, barrier thread counts\n"
+        "that disagree, warp-synchronous member masks naming lanes that never\n"
+        "arrive, and deadlocks with where each warp waits (the launch stops at the\n"
+        "first of these).\n\n"
         "exit status: 0 clean (warnings only), N (--error-exitcode, default 1) errors\n"
         "found, 1 output mismatch, 2 bad input or usage";
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;
@@ -122,8 +126,9 @@ int cmd_check(const std::vector<std::string>& args) {
     sim::run_settings s;
     s.options.max_warp_instructions = budget;
     s.options.threads = 1; // one host thread: findings in a deterministic order
-    // memcheck makes a kernel fault a finding; without it the fault report is
-    // printed as `ptxsim run` prints it, never dropped.
+    // memcheck turns the fault that stops a launch into a finding; without it
+    // the fault is printed as `ptxsim run` prints it (after the summary),
+    // never left unexplained. A checker's own stop is its finding either way.
     s.report_faults = std::find(run_tools.begin(), run_tools.end(), "memcheck") == run_tools.end();
     std::ostringstream run_err;
     int status;

@@ -92,11 +92,12 @@ std::string dec_setmaxnreg(const matched_instruction& m, exec_instruction& out) 
 }
 
 // bar.sync a{, b} / barrier.sync a{, b} / bar.arrive a, b
+constexpr uint8_t bar_arrive = 1, bar_aligned = 2; // exec_instruction::flags
 void bar_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     uint32_t lane = static_cast<uint32_t>(__builtin_ctz(mask));
     uint32_t id = static_cast<uint32_t>(read(c, ins.ops[0], lane));
     uint32_t count = ins.nops > 1 ? static_cast<uint32_t>(read(c, ins.ops[1], lane)) : 0;
-    c.barrier(id, count, mask, /*wait=*/ins.flags == 0);
+    c.barrier(id, count, mask, /*wait=*/(ins.flags & bar_arrive) == 0);
 }
 // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c:
 // the barrier also reduces c over the arriving threads; every one of them
@@ -112,14 +113,17 @@ void bar_red_handler(exec_context& c, const exec_instruction& ins, uint32_t mask
 
 std::string dec_bar(const matched_instruction& m, exec_instruction& out) {
     std::string_view mode = m.get("mode");
+    // bar{.cta}.* is barrier{.cta}.*.aligned: the whole warp executes it together.
+    const bool aligned = m.row->key == "bar" || m.has("aligned");
     if (mode == "red") {
         std::string_view op = m.get("op");
         out.sub = static_cast<uint8_t>(op == "popc" ? bar_reduction::popc : op == "and" ? bar_reduction::and_ : bar_reduction::or_);
         out.control = true;
+        out.flags = aligned ? bar_aligned : 0;
         out.run = bar_red_handler;
         return {};
     }
-    out.flags = mode == "arrive" ? 1 : 0;
+    out.flags = static_cast<uint8_t>((mode == "arrive" ? bar_arrive : 0) | (aligned ? bar_aligned : 0));
     out.control = out.uniform = true;
     out.run = bar_handler;
     return {};
@@ -162,5 +166,9 @@ constexpr entry entries[] = {
 } // namespace
 
 std::span<const entry> control_entries() { return entries; }
+
+bool barrier_aligned(const exec_instruction& ins) {
+    return (ins.run == bar_handler || ins.run == bar_red_handler) && (ins.flags & bar_aligned);
+}
 
 } // namespace ptxsim::isa::sem

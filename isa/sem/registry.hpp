@@ -80,6 +80,12 @@ rmw_fn reduction_update(std::string_view op, parser::data_type type);
 // The register count a `setmaxnreg.inc` asks for; 0 for any other instruction.
 uint32_t setmaxnreg_inc_count(const exec_instruction& ins);
 
+// bar.* and barrier.*.aligned: the whole warp must execute the instruction
+// together (a CTA barrier reached by part of a warp is undefined). False for
+// barrier.* without .aligned, whose lanes may arrive separately, and for
+// any other instruction.
+bool barrier_aligned(const exec_instruction& ins);
+
 // The handler for instructions that cannot run yet: faults with the reason.
 void not_implemented(exec_context& ctx, const exec_instruction& ins, uint32_t mask);
 

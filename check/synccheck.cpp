@@ -1,0 +1,290 @@
+#include "check/synccheck.hpp"
+
+#include <fmt/format.h>
+
+namespace ptxsim::check {
+namespace {
+
+// "lane 3", "lanes 0-15", "lanes 0-7,12,16-31".
+std::string lanes_text(uint32_t m) {
+    std::string out;
+    for (uint32_t l = 0; l < 32;) {
+        if (!(m >> l & 1u)) {
+            ++l;
+            continue;
+        }
+        uint32_t e = l;
+        while (e + 1 < 32 && (m >> (e + 1) & 1u)) ++e;
+        if (!out.empty()) out += ',';
+        out += e == l ? fmt::format("{}", l) : fmt::format("{}-{}", l, e);
+        l = e + 1;
+    }
+    return (__builtin_popcount(m) == 1 ? "lane " : "lanes ") + out;
+}
+
+std::string block_text(const sim::dim3& b) { return fmt::format("({},{},{})", b.x, b.y, b.z); }
+
+bool same_place(const sim::event_site& a, const sim::event_site& b) {
+    return a.cta == b.cta && a.warp == b.warp && a.function_id == b.function_id && a.pos == b.pos;
+}
+
+} // namespace
+
+finding synccheck::at_site(const sim::event_site& s, const char* kind) const {
+    finding f;
+    f.tool = "synccheck";
+    f.kind = kind;
+    f.kernel = kernel_;
+    f.block = s.block;
+    f.thread = s.thread;
+    if (locate_ && *locate_) {
+        sim::fault_report r;
+        (*locate_)(s.function_id, s.pos, r);
+        f.ptx_file = r.ptx_file;
+        f.ptx_line = r.ptx_line;
+        f.source_file = r.source_file;
+        f.source_line = r.source_line;
+    }
+    return f;
+}
+
+std::string synccheck::where(const sim::event_site& s) const {
+    if (!locate_ || !*locate_) return "?";
+    sim::fault_report r;
+    (*locate_)(s.function_id, s.pos, r);
+    return fmt::format("{}:{}", r.ptx_file, r.ptx_line);
+}
+
+void synccheck::error(finding f, const sim::event_site& s) {
+    std::string headline = f.headline, kind = f.kind;
+    report_.add(std::move(f));
+    if (stopped_) return;
+    stopped_ = true;
+    if (stop_ && *stop_) (*stop_)({s, "synccheck", kind, headline});
+}
+
+void synccheck::launch_begin(const sim::launch_event& e) {
+    std::lock_guard lock(mutex_);
+    kernel_ = e.kernel;
+    block_threads_ = static_cast<uint32_t>(e.block.count());
+    locate_ = e.locate;
+    stop_ = e.stop;
+    stopped_ = false;
+    phases_.clear();
+    pending_.clear();
+    pending_count_ = 0;
+}
+
+void synccheck::launch_end(const sim::launch_event&, const sim::launch_result&) {
+    std::lock_guard lock(mutex_);
+    locate_ = nullptr; // valid only during the launch
+    stop_ = nullptr;
+    phases_.clear();
+    pending_.clear();
+    pending_count_ = 0;
+}
+
+void synccheck::barrier(const sim::barrier_event& e) {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+    // No count: every thread of the CTA (exited ones are let off by the engine).
+    const uint32_t count = e.count ? e.count : block_threads_;
+    phase& p = phases_[e.site.cta * 16 + e.id];
+    if (p.arrivals.empty()) {
+        p.count = count;
+        p.count_site = e.site;
+    } else if (count != p.count) {
+        finding f = at_site(e.site, "barrier-count-mismatch");
+        f.headline = fmt::format("Barrier {} reached by warp {} with a thread count of {}, but {} arrived in the same phase with {}", e.id,
+                                 e.site.warp, count, fmt::format("warp {} at {}", p.count_site.warp, where(p.count_site)), p.count);
+        f.details.push_back(fmt::format("{} of warp {} arrived; every thread arriving at one barrier must give the same count", lanes_text(e.mask),
+                                        e.site.warp));
+        error(std::move(f), e.site);
+        return;
+    }
+    for (arrival& a : p.arrivals)
+        if (same_place(a.site, e.site)) {
+            a.mask |= e.mask;
+            return;
+        }
+    p.arrivals.push_back({e.site, e.mask, e.live, e.aligned});
+}
+
+bool synccheck::judge(const phase& p, uint32_t id, const char* when) {
+    bool any = false;
+    for (const arrival& a : p.arrivals) {
+        if (!a.aligned) continue;
+        const uint32_t missing = a.live & ~a.mask;
+        if (!missing) continue;
+        finding f = at_site(a.site, "divergent-barrier");
+        f.headline = fmt::format("Barrier {} reached by part of warp {}: {} arrived, {} of the warp did not", id, a.site.warp, lanes_text(a.mask),
+                                 lanes_text(missing));
+        std::string elsewhere;
+        for (const arrival& b : p.arrivals)
+            if (&b != &a && b.site.cta == a.site.cta && b.site.warp == a.site.warp && (b.mask & missing))
+                elsewhere += fmt::format("; {} arrived at another barrier instruction, {}", lanes_text(b.mask & missing), where(b.site));
+        f.details.push_back(fmt::format("the barrier {}{}; bar.sync and barrier.sync.aligned must be executed by the whole warp "
+                                        "(the lanes that have not exited) together",
+                                        when, elsewhere));
+        error(std::move(f), a.site);
+        any = true;
+    }
+    return any;
+}
+
+void synccheck::barrier_release(const sim::barrier_release_event& e) {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+    auto it = phases_.find(e.cta * 16 + e.id);
+    if (it == phases_.end()) return;
+    judge(it->second, e.id, "completed without them");
+    phases_.erase(it);
+}
+
+void synccheck::warp_sync(const sim::warp_sync_event& e) {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+    // The engine reads the member mask of the first arriving lane only, so a
+    // lane outside its own mask cannot be told from a tile whose lanes name
+    // different masks (cooperative groups' tiled_partition): not judged.
+    if (e.complete) {
+        if (!pending_count_) return; // the common case: every member arrived at once
+        auto it = pending_.find({e.site.cta, e.site.warp});
+        if (it == pending_.end()) return;
+        for (auto p = it->second.begin(); p != it->second.end(); ++p) {
+            if (!same_place(p->site, e.site)) continue;
+            const uint32_t exited = p->membermask & p->live & ~e.mask;
+            const pending_sync was = *p;
+            it->second.erase(p);
+            --pending_count_;
+            if (exited) {
+                finding f = at_site(was.site, "invalid-mask");
+                f.headline = fmt::format("Member mask 0x{:08x} names {} of warp {}, which exited while {} waited for them", was.membermask,
+                                         lanes_text(exited), was.site.warp, lanes_text(was.mask));
+                error(std::move(f), was.site);
+            }
+            break;
+        }
+        return;
+    }
+    auto& list = pending_[{e.site.cta, e.site.warp}];
+    for (pending_sync& p : list)
+        if (same_place(p.site, e.site)) {
+            p.mask |= e.mask;
+            return;
+        }
+    list.push_back({e.site, e.membermask, e.mask, e.live});
+    ++pending_count_;
+}
+
+void synccheck::deadlock(const sim::deadlock_event& e) {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+    // Where lanes of a warp wait, to say where the missing ones are.
+    auto whereabouts = [&](const sim::event_site& s, uint32_t lanes) {
+        std::string out;
+        for (const auto& w : e.waits)
+            if (w.site.cta == s.cta && w.site.warp == s.warp && (w.mask & lanes)) {
+                out += fmt::format("; {} wait at {}", lanes_text(w.mask & lanes), where(w.site));
+                lanes &= ~w.mask;
+            }
+        if (lanes) out += fmt::format("; {} exited", lanes_text(lanes));
+        return out;
+    };
+    // A bad mask or a divergent barrier that the deadlock follows from is
+    // what to report; the deadlock is its consequence.
+    // Lanes of the warp waiting at another warp-synchronous instruction with
+    // the same member mask: from sm_70 the PTX ISA lets such lanes meet (it
+    // asks for the same mask and qualifiers, not the same instruction), so
+    // their mask is not wrong; ptxsim only lets lanes at one instruction
+    // meet, and this deadlock is then reported as one.
+    auto partners = [&](const std::vector<pending_sync>& list, const pending_sync& p) {
+        uint32_t lanes = 0;
+        for (const pending_sync& q : list)
+            if (&q != &p && q.membermask == p.membermask) lanes |= q.mask;
+        return lanes;
+    };
+    std::vector<std::pair<finding, sim::event_site>> causes;
+    for (const auto& w : e.waits) {
+        if (w.on == sim::wait_kind::warp_sync) {
+            auto it = pending_.find({w.site.cta, w.site.warp});
+            if (it == pending_.end()) continue;
+            for (const pending_sync& p : it->second) {
+                if (!same_place(p.site, w.site)) continue;
+                if (uint32_t missing = p.membermask & p.live & ~p.mask & ~partners(it->second, p)) {
+                    finding f = at_site(p.site, "invalid-mask");
+                    f.headline = fmt::format("Member mask 0x{:08x} names {} of warp {}, which never execute this instruction", p.membermask,
+                                             lanes_text(missing), p.site.warp);
+                    f.details.push_back(fmt::format("{} wait here for them{}", lanes_text(p.mask),
+                                                    whereabouts(p.site, missing)));
+                    causes.push_back({std::move(f), p.site});
+                }
+            }
+        } else if (w.on == sim::wait_kind::cta_barrier) {
+            auto it = phases_.find(w.site.cta * 16 + w.id);
+            if (it == phases_.end()) continue;
+            for (const arrival& a : it->second.arrivals) {
+                if (!same_place(a.site, w.site) || !a.aligned) continue;
+                if (uint32_t missing = a.live & ~a.mask) {
+                    finding f = at_site(a.site, "divergent-barrier");
+                    f.headline = fmt::format("Barrier {} reached by part of warp {}: {} arrived, {} of the warp did not", w.id, a.site.warp,
+                                             lanes_text(a.mask), lanes_text(missing));
+                    f.details.push_back(fmt::format("the launch deadlocked{}", whereabouts(a.site, missing)));
+                    causes.push_back({std::move(f), a.site});
+                }
+            }
+        }
+    }
+    if (!causes.empty()) {
+        for (auto& [f, s] : causes) error(std::move(f), s);
+        return;
+    }
+    // One finding per blocked group; groups waiting at one place fold into one.
+    for (const auto& w : e.waits) {
+        finding f = at_site(w.site, "deadlock");
+        std::string what;
+        switch (w.on) {
+        case sim::wait_kind::cta_barrier: {
+            auto it = phases_.find(w.site.cta * 16 + w.id);
+            uint32_t arrived = 0, expected = 0;
+            if (it != phases_.end()) {
+                expected = it->second.count;
+                for (const arrival& a : it->second.arrivals) arrived += static_cast<uint32_t>(__builtin_popcount(a.mask));
+            }
+            what = fmt::format("CTA barrier {} ({} of {} threads arrived)", w.id, arrived, expected);
+            break;
+        }
+        case sim::wait_kind::warp_sync: {
+            what = "the rest of its warp-synchronous member mask";
+            auto it = pending_.find({w.site.cta, w.site.warp});
+            if (it == pending_.end()) break;
+            for (const pending_sync& p : it->second)
+                if (same_place(p.site, w.site))
+                    if (uint32_t other = partners(it->second, p) & p.membermask)
+                        f.details.push_back(fmt::format("{} wait at another warp-synchronous instruction with the same member mask; the PTX "
+                                                        "ISA lets them meet from sm_70, ptxsim only lets lanes at one instruction meet",
+                                                        lanes_text(other)));
+            break;
+        }
+        case sim::wait_kind::mbarrier: what = fmt::format("the mbarrier at shared offset {} of block {}", w.offset, w.owner); break;
+        case sim::wait_kind::cluster_barrier: what = "the cluster barrier"; break;
+        case sim::wait_kind::registers: what = "registers another warpgroup has not released (setmaxnreg)"; break;
+        }
+        f.headline = fmt::format("Deadlock: every warp is blocked; {} of warp {} wait{} here for {}", lanes_text(w.mask), w.site.warp,
+                                 __builtin_popcount(w.mask) == 1 ? "s" : "", what);
+        std::string all;
+        size_t shown = 0;
+        for (const auto& o : e.waits) {
+            if (shown == 8) {
+                all += fmt::format("; and {} more", e.waits.size() - shown);
+                break;
+            }
+            all += fmt::format("{}warp {} of block {} at {}", shown ? "; " : "", o.site.warp, block_text(o.site.block), where(o.site));
+            ++shown;
+        }
+        f.details.push_back("blocked: " + all);
+        error(std::move(f), w.site);
+    }
+}
+
+} // namespace ptxsim::check
