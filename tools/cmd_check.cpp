@@ -39,8 +39,8 @@ int cmd_check(const std::vector<std::string>& args) {
         "replay", po::value(&replay), "run the one schedule of a seed that --schedules reported, with the checkers");
     po::variables_map vm;
     const std::string synopsis =
-        "usage: ptxsim check [--tool memcheck|all] [--report-json FILE] [--error-exitcode N]\n"
-        "                    [--print-limit N] [--model FILE] [--max-instructions N]\n"
+        "usage: ptxsim check [--tool memcheck|racecheck|initcheck|synccheck|all] [--report-json FILE]\n"
+        "                    [--error-exitcode N] [--print-limit N] [--model FILE] [--max-instructions N]\n"
         "                    [--schedules N [--seed S] | --replay S] LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
         "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
@@ -51,6 +51,11 @@ int cmd_check(const std::vector<std::string>& args) {
         "space, invalid generic addresses and atomics, double and invalid device\n"
         "free, stack overflow (the launch stops at the first of these), device\n"
         "malloc returning NULL (a warning) and device malloc blocks never freed.\n\n"
+        "racecheck: data races by the PTX memory model's happens-before: RAW, WAR and\n"
+        "WAW hazards on shared memory and races on global memory between warps of any\n"
+        "CTAs, intra-warp hazards (code relying on warp-synchronous execution), scoped\n"
+        "release/acquire, fences and atomics, mbarrier phases, cluster barriers,\n"
+        "asynchronous copies and the async proxy, wgmma accumulators read early.\n\n"
         "--schedules N runs the launch file in the default order and under N seeded\n"
         "schedules, each on a fresh device with the checkers attached, and reports\n"
         "every run's findings folded, each naming the schedule that first showed it;\n"

@@ -204,7 +204,7 @@ TEST(memcheck_tool, unknown_tools_are_refused_and_all_runs_every_tool) {
 TEST(memcheck_tool, help_describes_the_command) {
     auto r = run_ptxsim("check --help");
     EXPECT_EQ(r.status, 0);
-    EXPECT_NE(r.out.find("usage: ptxsim check [--tool memcheck|all]"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("usage: ptxsim check [--tool memcheck|racecheck|initcheck|synccheck|all]"), std::string::npos) << r.out;
     auto top = run_ptxsim("--help");
     EXPECT_NE(top.out.find("  check LAUNCH.json"), std::string::npos) << top.out;
 }

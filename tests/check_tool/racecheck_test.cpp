@@ -1,0 +1,141 @@
+// racecheck's parts beyond the checker suite (tests/check/, compared in
+// suite_test.cpp): the sparse vector clock, the report's "other" access in
+// text and JSON, and the events as the engine sends them for a race that
+// the default schedule hides.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "check/racecheck.hpp"
+#include "check/vector_clock.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace ptxsim::test {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+TEST(vector_clock, get_set_and_join_are_pointwise) {
+    check::vector_clock a, b;
+    EXPECT_EQ(a.get(7), 0u);
+    a.set(7, 3);
+    a.set(2, 5);
+    a.set(7, 4);
+    EXPECT_EQ(a.get(7), 4u);
+    EXPECT_EQ(a.get(2), 5u);
+    EXPECT_EQ(a.size(), 2u);
+    b.set(2, 1);
+    b.set(9, 6);
+    a.join(b);
+    EXPECT_EQ(a.get(2), 5u); // the larger stays
+    EXPECT_EQ(a.get(9), 6u); // new actors come in
+    EXPECT_EQ(a.get(7), 4u);
+    EXPECT_EQ(a.size(), 3u);
+    check::vector_clock empty;
+    a.join(empty);
+    EXPECT_EQ(a.size(), 3u);
+    empty.join(a);
+    EXPECT_EQ(empty.get(9), 6u);
+}
+
+// Feeds two events by hand: a write by warp 0 and a read by warp 1 of one
+// shared word, with and without a barrier release between them.
+sim::access_event shared_access(uint32_t warp, sim::access_op op, const uint8_t* data) {
+    sim::access_event e;
+    e.site.warp = warp;
+    e.site.lane = 0;
+    e.site.thread = {warp * 32, 0, 0};
+    e.space = isa::space::shared;
+    e.size = 4;
+    e.op = op;
+    e.data = data;
+    e.owner = 0;
+    e.offset = 16;
+    return e;
+}
+
+TEST(racecheck, a_barrier_between_write_and_read_orders_them) {
+    const uint8_t v[4] = {1, 2, 3, 4};
+    for (bool barrier : {false, true}) {
+        check::report rep;
+        check::racecheck rc(rep);
+        sim::launch_event le;
+        le.kernel = "k";
+        le.grid = {1, 1, 1};
+        le.block = {64, 1, 1};
+        rc.launch_begin(le);
+        rc.access(shared_access(0, sim::access_op::store, v));
+        if (barrier) {
+            for (uint32_t w : {0u, 1u}) {
+                sim::barrier_event b;
+                b.site.warp = w;
+                b.mask = b.live = ~0u;
+                rc.barrier(b);
+            }
+            rc.barrier_release({0, 0, 64});
+        }
+        rc.access(shared_access(1, sim::access_op::load, v));
+        rc.launch_end(le, {});
+        if (barrier) {
+            EXPECT_TRUE(rep.findings().empty());
+            continue;
+        }
+        ASSERT_EQ(rep.findings().size(), 1u);
+        const auto& f = rep.findings()[0];
+        EXPECT_EQ(f.kind, "RAW");
+        EXPECT_EQ(f.space, "shared");
+        EXPECT_TRUE(f.has_other);
+        EXPECT_EQ(f.thread.x, 32u);
+        EXPECT_EQ(f.other_thread.x, 0u);
+        EXPECT_EQ(f.other_size, 4u);
+    }
+}
+
+TEST(racecheck, same_value_writes_by_lanes_of_a_warp_are_a_warning) {
+    const uint8_t one[4] = {1, 0, 0, 0}, two[4] = {2, 0, 0, 0};
+    for (bool same : {true, false}) {
+        check::report rep;
+        check::racecheck rc(rep);
+        sim::launch_event le;
+        le.kernel = "k";
+        le.grid = {1, 1, 1};
+        le.block = {32, 1, 1};
+        rc.launch_begin(le);
+        auto a = shared_access(0, sim::access_op::store, one);
+        auto b = shared_access(0, sim::access_op::store, same ? one : two);
+        b.site.lane = 5;
+        rc.access(a);
+        rc.access(b);
+        ASSERT_EQ(rep.findings().size(), 1u);
+        EXPECT_EQ(rep.findings()[0].kind, "intra-warp-hazard");
+        EXPECT_EQ(rep.findings()[0].severity, same ? "warning" : "error");
+    }
+}
+
+TEST(racecheck, text_and_json_name_the_other_access) {
+    const fs::path dir = fs::path(source_dir()) / "tests" / "check" / "gl_cross_cta_racy";
+    const fs::path out = fs::temp_directory_path() / "ptxsim_racecheck_other.json";
+    auto r = run_ptxsim("check --tool racecheck --report-json '" + out.string() + "' '" + (dir / "launch.json").string() + "'");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("Race on __global__ memory"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("and the access at "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("by another block"), std::string::npos) << r.err;
+    std::ifstream in(out);
+    const json j = json::parse(in);
+    ASSERT_FALSE(j["findings"].empty());
+    const json& f = j["findings"][0];
+    EXPECT_EQ(f["tool"], "racecheck");
+    ASSERT_TRUE(f.contains("other"));
+    EXPECT_TRUE(f["other"]["location"]["source_line"].is_number());
+    EXPECT_EQ(f["other"]["block"].size(), 3u);
+    EXPECT_NE(f["block"], f["other"]["block"]); // two CTAs
+    EXPECT_EQ(j["summary"]["tools"], json::array({"racecheck"}));
+}
+
+} // namespace
+} // namespace ptxsim::test
