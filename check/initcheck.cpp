@@ -157,8 +157,9 @@ written_bytes& initcheck::local_bits(uint64_t thread, uint64_t offset, uint64_t&
 }
 
 void initcheck::access(const sim::access_event& e) {
-    // memcheck reports faults; a probe reads no value.
-    if (e.fault != isa::fault_kind::none || !e.size || e.probe) return;
+    // memcheck reports faults; a probe reads no value; an asynchronous
+    // copy's issue writes nothing yet (its landing does).
+    if (e.fault != isa::fault_kind::none || !e.size || e.probe || e.async_issue) return;
     const bool reads = e.op != sim::access_op::store, writes = e.op != sim::access_op::load;
     std::lock_guard lock(mutex_);
     switch (e.space) {
