@@ -382,6 +382,31 @@ void racecheck::pending_register(const sim::pending_register_event& e) {
     report_.add(std::move(f));
 }
 
+void racecheck::host_allocate(const sim::host_memory_event& e) {
+    std::lock_guard lock(mutex_);
+    allocations_[e.address] = {e.size, fmt::format("launch-file buffer '{}'", e.name)};
+}
+
+void racecheck::device_malloc(const sim::malloc_event& e) {
+    if (!e.address) return;
+    std::lock_guard lock(mutex_);
+    allocations_[e.address] = {e.size, fmt::format("device malloc block of block ({},{},{}) thread ({},{},{})", e.site.block.x, e.site.block.y,
+                                                   e.site.block.z, e.site.thread.x, e.site.thread.y, e.site.thread.z)};
+}
+
+// The allocation an access lies in, and its offset there.
+std::string racecheck::where(const sim::access_event& e) const {
+    if (e.space == isa::space::shared) {
+        const sim::dim3 b = block_of(e.owner);
+        return fmt::format("at offset {} of the shared memory of block ({},{},{})", e.offset, b.x, b.y, b.z);
+    }
+    auto it = allocations_.upper_bound(e.offset);
+    if (it == allocations_.begin()) return {};
+    --it;
+    if (e.offset - it->first >= it->second.first) return {};
+    return fmt::format("{} bytes into {} ({} bytes at 0x{:x})", e.offset - it->first, it->second.second, it->second.first, it->first);
+}
+
 void racecheck::report_race(const sim::access_event& e, const record& cur, const record& prior) {
     finding f;
     f.tool = "racecheck";
@@ -429,6 +454,7 @@ void racecheck::report_race(const sim::access_event& e, const record& cur, const
                              : prior.cta == cur.cta       ? "another warp of the block"
                                                           : "another block");
     if (e.async_issue) f.details.push_back("this access is an asynchronous copy's write, issued here and landing when the copy completes");
+    if (std::string w = where(e); !w.empty()) f.details.push_back(w);
     report_.add(std::move(f));
 }
 

@@ -21,6 +21,7 @@
 // everything).
 #include <array>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -43,6 +44,9 @@ public:
     void warp_sync(const sim::warp_sync_event& e) override;
     void sync(const sim::sync_event& e) override;
     void pending_register(const sim::pending_register_event& e) override;
+    // Named allocations, for the report's "nearest allocation" line.
+    void host_allocate(const sim::host_memory_event& e) override;
+    void device_malloc(const sim::malloc_event& e) override;
 
 private:
     static constexpr uint8_t no_lane = 0xFF;
@@ -130,6 +134,8 @@ private:
     // synchronises with the next, so each joins and extends one clock per
     // scope instance (a CTA, a cluster, the device).
     std::unordered_map<uint64_t, vector_clock> sc_fences_;
+    std::map<uint64_t, std::pair<uint64_t, std::string>> allocations_; // base -> size, what it is
+    std::string where(const sim::access_event& e) const;
 };
 
 } // namespace ptxsim::check
