@@ -75,6 +75,25 @@ void memcheck::access(const sim::access_event& e) {
         faulted_.push_back(e);
         return;
     }
+    // An access through a .shared variable that leaves it (into the next
+    // variable, say): the engine sees a valid shared address and goes on.
+    if (e.outside_variable) {
+        const isa::shared_region& v = *e.outside_variable;
+        finding f = at_site(e.site);
+        f.kind = "out-of-bounds";
+        f.space = "shared";
+        f.size = e.size;
+        f.address = e.address;
+        f.has_address = true;
+        f.headline = fmt::format("Out-of-bounds __shared__ {} of size {} byte{}", op_name(e.op), e.size, e.size == 1 ? "" : "s");
+        const int64_t from = static_cast<int64_t>(e.offset) - v.offset;
+        f.details.push_back(fmt::format("shared offset {} is {} of .shared variable '{}' ({} bytes at offset {}), which the address was computed from",
+                                        e.offset,
+                                        from < 0 ? fmt::format("{} bytes before the start", -from)
+                                                 : fmt::format("{} bytes past the end", from - static_cast<int64_t>(v.size)),
+                                        v.name, v.size, v.offset));
+        report_.add(std::move(f));
+    }
     // atom/red act on global and shared memory; through a generic address
     // that lands in local (or param) memory PTX leaves the result undefined.
     // The engine does it anyway, so this one does not stop the launch.

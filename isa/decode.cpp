@@ -15,6 +15,7 @@
 
 #include "isa/match.hpp"
 #include "isa/memory_model.hpp"
+#include "isa/shared_provenance.hpp"
 #include "isa/sem/registry.hpp"
 
 namespace ptxsim::isa {
@@ -127,6 +128,8 @@ public:
         out_.shared_static_bytes = shared_top_;
         out_.fn.reg_slots = next_reg_;
         out_.fn.pred_slots = next_pred_;
+        region_operands_.resize(out_.fn.code.size());
+        tag_shared_regions(out_.fn, region_operands_);
         if (failed_) return std::nullopt;
         return std::move(out_);
     }
@@ -196,6 +199,10 @@ private:
                 shared_top_ = align_up(shared_top_, align);
                 vars_[v.name] = {space::shared, shared_top_};
                 placed_[&v] = {space::shared, shared_top_, decl_bytes(v)};
+                if (decl_bytes(v) && out_.fn.shared_regions.size() < exec_instruction::no_region) {
+                    region_by_offset_[shared_top_] = static_cast<uint16_t>(out_.fn.shared_regions.size());
+                    out_.fn.shared_regions.push_back({shared_top_, decl_bytes(v), std::string(m_.str(v.name))});
+                }
                 shared_top_ += decl_bytes(v);
             }
         }
@@ -336,6 +343,18 @@ private:
         return (v >> 32) == 0 || static_cast<int64_t>(static_cast<int32_t>(v)) == lit.imm;
     }
 
+    // An operand that is the address of one of the function's .shared
+    // variables, for shared_provenance: recorded against the instruction
+    // being decoded (its index is the code's size) and operand.
+    void note_region(const symbol_address& v) {
+        if (v.sp != space::shared) return;
+        auto it = region_by_offset_.find(static_cast<uint32_t>(v.address));
+        if (it == region_by_offset_.end()) return;
+        const size_t at = out_.fn.code.size();
+        if (region_operands_.size() <= at) region_operands_.resize(at + 1);
+        region_operands_[at].push_back({operand_index_, it->second});
+    }
+
     exec_operand operand(const parser::operand& op, const instruction& ins, data_type type) {
         exec_operand o;
         switch (op.kind) {
@@ -383,6 +402,7 @@ private:
             } else if (auto v = find_var(op.name)) {
                 o.kind = opnd::imm; // the address of a variable
                 o.imm = static_cast<int64_t>(v->address) + op.value;
+                note_region(*v);
             } else if (prototypes_.count(op.name) || target_lists_.count(op.name) ||
                        (in_.function_id && in_.function_id(m_.str(op.name)))) {
                 o.kind = opnd::none; // a call's prototype or a function without a body (vprintf): the call site has it
@@ -399,6 +419,7 @@ private:
                     o.slot = r->slot;
                 } else if (auto v = find_var(op.name)) {
                     o.imm += static_cast<int64_t>(v->address);
+                    note_region(*v);
                 } else {
                     error(op.pos, fmt::format("cannot resolve '{}'", m_.str(op.name)));
                 }
@@ -491,6 +512,7 @@ private:
                 if (n < e.ops.size()) e.ops[n++] = operand(op.elems[1], ins, t);
                 continue;
             }
+            operand_index_ = static_cast<uint8_t>(n);
             e.ops[n++] = operand(op, ins, t);
             if (e.ops[n - 1].kind == opnd::label) e.target = static_cast<uint32_t>(e.ops[n - 1].imm);
             // The parts after an address's base (the coordinates of
@@ -608,6 +630,9 @@ private:
     decoded_function out_;
     bool failed_ = false;
     uint32_t next_reg_ = 0, next_pred_ = 0, shared_top_ = 0;
+    std::unordered_map<uint32_t, uint16_t> region_by_offset_; // a .shared variable's offset -> its shared_regions index
+    region_operands region_operands_;                         // by instruction: operands naming a .shared variable
+    uint8_t operand_index_ = 0;                               // of the operand being decoded
     uint32_t carry_slot_ = no_slot; // CC.CF, allocated on first use
     std::vector<scope> scopes_;
     std::unordered_map<const statement*, std::unordered_map<symbol, uint32_t>> labels_;

@@ -86,6 +86,11 @@ struct exec_instruction {
     // instruction names, with the ISA's defaults filled in (decode.cpp).
     mem_order order = mem_order::weak;
     mem_scope scope = mem_scope::none;
+    // A shared-memory access made through a .shared variable of its
+    // function (exec_function::shared_regions index; no_region when not
+    // known statically): memcheck holds it to that variable's bounds.
+    static constexpr uint16_t no_region = 0xFFFF;
+    uint16_t shared_region = no_region;
     // Set by decoders whose handler may change PCs, exit lanes or make them
     // wait (branches, calls, barriers, warp-synchronous instructions): the
     // engine runs these on its per-lane path. Every other handler only reads
@@ -118,6 +123,13 @@ struct exec_call_site {
     std::vector<std::pair<uint32_t, uint32_t>> args, rets; // (frame offset, size) of the caller's param variables
 };
 
+// A static .shared variable of a function: bytes [offset, offset + size)
+// of the CTA's shared memory (isa/shared_provenance.hpp).
+struct shared_region {
+    uint32_t offset = 0, size = 0;
+    std::string name;
+};
+
 struct exec_function {
     std::string name;
     bool is_entry = false;
@@ -139,6 +151,7 @@ struct exec_function {
     uint32_t reqnctapercluster[3] = {0, 0, 0}; // .reqnctapercluster, 0 when absent
     bool explicitcluster = false;     // .explicitcluster: must be launched with cluster dimensions
     uint32_t maxclusterrank = 0;      // .maxclusterrank: most CTAs per cluster, 0 when absent
+    std::vector<shared_region> shared_regions; // its static .shared variables
     // Why each instruction that cannot run yet cannot (its `target` indexes here).
     std::vector<std::string> unsupported;
 };

@@ -901,6 +901,11 @@ private:
         if (ok) {
             e.data = static_cast<const uint8_t*>(data);
             resolve(e.space, off, lane, e.owner, e.offset);
+            if (e.space == space::shared && cur_ins_ && cur_ins_->shared_region != isa::exec_instruction::no_region &&
+                e.owner == cur_->cta->linear && cur_ins_->shared_region < cur_fn_->shared_regions.size()) {
+                const isa::shared_region& v = cur_fn_->shared_regions[cur_ins_->shared_region];
+                if (e.offset < v.offset || e.offset + bytes > uint64_t{v.offset} + v.size) e.outside_variable = &v;
+            }
         }
         req_.options.observer->access(e);
     }

@@ -77,6 +77,10 @@ struct access_event {
     // operand): generic writes reach it only through fence.proxy.async.
     bool async_proxy = false;
     uint32_t transfer = 0; // bytes of the whole bulk or tensor transfer the read is part of (0: not one)
+    // A shared access made through a .shared variable of its function
+    // (isa/shared_provenance.hpp) that leaves that variable, though not the
+    // CTA's shared memory: the variable. nullptr otherwise.
+    const isa::shared_region* outside_variable = nullptr;
     // A load that only checks its address (exec_context::probe: an
     // asynchronous copy's destination at issue, an L2 cache-line
     // operation): no value is read.

@@ -227,3 +227,25 @@ TEST(memcheck_tool, kernel_suite_is_clean) {
 
 } // namespace
 } // namespace ptxsim::test
+
+namespace ptxsim::test {
+namespace {
+
+// Per-variable bounds in shared memory (isa/shared_provenance.hpp): a store
+// computed from .shared variable `a` that lands in the next variable is
+// out of bounds; the same store through a pointer that may be either
+// variable is not judged (never a false report).
+TEST(memcheck_tool, shared_access_is_held_to_the_variable_it_came_from) {
+    auto next = check_in(source_dir() + "/tests/check_tool/cases", "shared_next_var.json");
+    EXPECT_EQ(next.status, 1) << next.err;
+    EXPECT_NE(next.err.find("Out-of-bounds __shared__ write of size 4 bytes"), std::string::npos) << next.err;
+    EXPECT_NE(next.err.find("shared offset 16 is 0 bytes past the end of .shared variable 'a' (16 bytes at offset 0)"), std::string::npos)
+        << next.err;
+    EXPECT_NE(next.err.find("by thread (4,0,0)"), std::string::npos) << next.err;
+    auto either = check_in(source_dir() + "/tests/check_tool/cases", "shared_either_var.json");
+    EXPECT_EQ(either.status, 0) << either.err;
+    EXPECT_NE(either.err.find("ERROR SUMMARY: 0 errors"), std::string::npos) << either.err;
+}
+
+} // namespace
+} // namespace ptxsim::test

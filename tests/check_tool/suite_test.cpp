@@ -32,7 +32,6 @@ using json = nlohmann::json;
 
 // Case -> why the tool does not classify it yet (issue 5).
 const std::map<std::string, std::string> known_gaps = {
-    {"mc_oob_shared", "an overflow from one .shared variable into the next"},
 };
 
 using namespace suite_compare;
