@@ -56,6 +56,9 @@ constexpr special_name special_names[] = {
     {"%cluster_nctaid.y", special_reg::cluster_nctaid_y}, {"%cluster_nctaid.z", special_reg::cluster_nctaid_z},
     {"%cluster_ctarank", special_reg::cluster_ctarank}, {"%cluster_nctarank", special_reg::cluster_nctarank},
     {"%is_explicit_cluster", special_reg::is_explicit_cluster},
+    {"%reserved_smem_offset_begin", special_reg::reserved_smem_begin}, {"%reserved_smem_offset_end", special_reg::reserved_smem_end},
+    {"%reserved_smem_offset_cap", special_reg::reserved_smem_cap}, {"%reserved_smem_offset_0", special_reg::reserved_smem_0},
+    {"%reserved_smem_offset_1", special_reg::reserved_smem_1}, {"%aggr_smem_size", special_reg::aggr_smem_size},
     // A plain %tid reads as %tid.x in 32-bit contexts; nvcc always writes the component.
 };
 

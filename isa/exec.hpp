@@ -36,6 +36,10 @@ enum class special_reg : uint16_t {
     clusterid_x, clusterid_y, clusterid_z, nclusterid_x, nclusterid_y, nclusterid_z, cluster_ctaid_x, cluster_ctaid_y,
     cluster_ctaid_z, cluster_nctaid_x, cluster_nctaid_y, cluster_nctaid_z, cluster_ctarank, cluster_nctarank,
     is_explicit_cluster,
+    // Shared memory the system reserves (cooperative groups' unoptimised
+    // code takes %reserved_smem_offset_1): ptxsim reserves none, so the
+    // region is empty and sits at the end of the CTA's shared memory.
+    reserved_smem_begin, reserved_smem_end, reserved_smem_cap, reserved_smem_0, reserved_smem_1, aggr_smem_size,
     envreg0, // envreg0 + n for %envregN
 };
 

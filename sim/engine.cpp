@@ -1212,6 +1212,13 @@ private:
         case special_reg::cluster_ctarank: return w.cta->rank;
         case special_reg::cluster_nctarank: return req_.cluster.count();
         case special_reg::is_explicit_cluster: return req_.explicit_cluster;
+        // No reserved shared memory: an empty region after the CTA's own.
+        case special_reg::reserved_smem_begin:
+        case special_reg::reserved_smem_end:
+        case special_reg::reserved_smem_cap:
+        case special_reg::reserved_smem_0:
+        case special_reg::reserved_smem_1:
+        case special_reg::aggr_smem_size: return req_.dynamic_shared + req_.static_shared;
         default: break;
         }
         auto n = static_cast<unsigned>(r) - static_cast<unsigned>(special_reg::envreg0);

@@ -509,3 +509,26 @@ TEST(semantics_video, selectors_the_isa_does_not_allow_fault_with_a_reason) {
 
 } // namespace
 } // namespace ptxsim::test
+
+namespace ptxsim::test {
+namespace {
+
+// ptxsim reserves no shared memory: the reserved region is empty and sits
+// after the CTA's own (cooperative groups' unoptimised this_thread_block()
+// computes a generic pointer from %reserved_smem_offset_1).
+TEST(special_registers, reserved_shared_memory_is_an_empty_region_after_the_ctas_own) {
+    auto out = run_body(R"(
+    .shared .align 4 .b8 s[48];
+    mov.u32 %r1, %reserved_smem_offset_begin;  st.global.u32 [%rd1], %r1;
+    mov.u32 %r2, %reserved_smem_offset_end;    st.global.u32 [%rd1+4], %r2;
+    mov.u32 %r3, %reserved_smem_offset_cap;    st.global.u32 [%rd1+8], %r3;
+    mov.u32 %r4, %reserved_smem_offset_1;      st.global.u32 [%rd1+12], %r4;
+    mov.u32 %r5, %total_smem_size;             st.global.u32 [%rd1+16], %r5;
+    mov.u32 %r6, %aggr_smem_size;              st.global.u32 [%rd1+20], %r6;
+    st.shared.u32 [s], %r6;)",
+                        6);
+    for (uint32_t i = 0; i < 6; ++i) EXPECT_EQ(out[i], 48u) << i;
+}
+
+} // namespace
+} // namespace ptxsim::test
