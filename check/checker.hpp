@@ -17,6 +17,15 @@ public:
     virtual void finish() {}
 };
 
+// How checkers locate an event_site (launch_event::locate), and the
+// findings built from one: tool, kernel, block, thread, PTX and CUDA
+// file:line. `locate` may be null or empty (the location stays blank).
+using locator = std::function<void(int32_t function_id, uint32_t pos, sim::fault_report&)>;
+finding finding_at(const std::string& tool, const std::string& kernel, const locator* locate, const sim::event_site& s);
+// A race's other access: the instruction at (function_id, pos), its thread,
+// block and size.
+void set_other(finding& f, const locator* locate, int32_t function_id, uint32_t pos, sim::dim3 block, sim::dim3 thread, uint32_t size);
+
 // The checkers `ptxsim check --tool` knows, in the order `all` runs them.
 const std::vector<std::string>& tool_names();
 // nullptr for a name that is not a tool.

@@ -23,22 +23,7 @@ std::string describe_runs(const std::vector<std::pair<uint64_t, uint64_t>>& runs
 
 } // namespace
 
-finding initcheck::at_site(const sim::event_site& s) const {
-    finding f;
-    f.tool = "initcheck";
-    f.kernel = kernel_;
-    f.block = s.block;
-    f.thread = s.thread;
-    if (locate_ && *locate_) {
-        sim::fault_report r;
-        (*locate_)(s.function_id, s.pos, r);
-        f.ptx_file = r.ptx_file;
-        f.ptx_line = r.ptx_line;
-        f.source_file = r.source_file;
-        f.source_line = r.source_line;
-    }
-    return f;
-}
+finding initcheck::at_site(const sim::event_site& s) const { return finding_at("initcheck", kernel_, locate_, s); }
 
 void initcheck::launch_begin(const sim::launch_event& e) {
     std::lock_guard lock(mutex_);

@@ -65,7 +65,7 @@ private:
     report& report_;
     std::mutex mutex_;
     std::string kernel_;
-    const std::function<void(int32_t, uint32_t, sim::fault_report&)>* locate_ = nullptr;
+    const locator* locate_ = nullptr;
     std::map<uint64_t, region> global_;                  // by base address
     std::unordered_map<uint64_t, written_bytes> shared_; // by CTA (linear index in the grid)
     // By thread (linear index in the grid), then segment: offset >> 31

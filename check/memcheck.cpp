@@ -43,22 +43,7 @@ bool same(const sim::dim3& a, const sim::dim3& b) { return a.x == b.x && a.y == 
 
 } // namespace
 
-finding memcheck::at_site(const sim::event_site& s) const {
-    finding f;
-    f.tool = "memcheck";
-    f.kernel = kernel_;
-    f.block = s.block;
-    f.thread = s.thread;
-    if (locate_ && *locate_) {
-        sim::fault_report r;
-        (*locate_)(s.function_id, s.pos, r);
-        f.ptx_file = r.ptx_file;
-        f.ptx_line = r.ptx_line;
-        f.source_file = r.source_file;
-        f.source_line = r.source_line;
-    }
-    return f;
-}
+finding memcheck::at_site(const sim::event_site& s) const { return finding_at("memcheck", kernel_, locate_, s); }
 
 void memcheck::launch_begin(const sim::launch_event& e) {
     std::lock_guard lock(mutex_);

@@ -51,7 +51,7 @@ private:
     report& report_;
     std::mutex mutex_;
     std::string kernel_;
-    const std::function<void(int32_t, uint32_t, sim::fault_report&)>* locate_ = nullptr;
+    const locator* locate_ = nullptr;
     std::vector<sim::access_event> faulted_;    // accesses that failed in this launch
     std::optional<sim::free_event> bad_free_;   // a free that failed in this launch
     std::map<uint64_t, live_block> live_;       // device-malloc blocks by address

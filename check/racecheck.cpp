@@ -353,31 +353,11 @@ void racecheck::sync(const sim::sync_event& e) {
 // between the wgmma (the async proxy writes them) and the instruction.
 void racecheck::pending_register(const sim::pending_register_event& e) {
     std::lock_guard lock(mutex_);
-    finding f;
-    f.tool = "racecheck";
-    f.kernel = kernel_;
+    finding f = finding_at("racecheck", kernel_, locate_, e.site);
     f.kind = "RAW";
     f.space = "register";
     f.size = 4;
-    f.block = e.site.block;
-    f.thread = e.site.thread;
-    sim::fault_report here, there;
-    if (locate_ && *locate_) {
-        (*locate_)(e.site.function_id, e.site.pos, here);
-        (*locate_)(e.site.function_id, e.wgmma_pos, there);
-    }
-    f.ptx_file = here.ptx_file;
-    f.ptx_line = here.ptx_line;
-    f.source_file = here.source_file;
-    f.source_line = here.source_line;
-    f.has_other = true;
-    f.other_ptx_file = there.ptx_file;
-    f.other_ptx_line = there.ptx_line;
-    f.other_source_file = there.source_file;
-    f.other_source_line = there.source_line;
-    f.other_size = 4;
-    f.other_block = e.site.block;
-    f.other_thread = e.site.thread;
+    set_other(f, locate_, e.site.function_id, e.wgmma_pos, e.site.block, e.site.thread, 4);
     f.headline = "RAW hazard on a wgmma accumulator register: used before the wgmma.wait_group that completes the wgmma writing it";
     report_.add(std::move(f));
 }
@@ -408,9 +388,7 @@ std::string racecheck::where(const sim::access_event& e) const {
 }
 
 void racecheck::report_race(const sim::access_event& e, const record& cur, const record& prior) {
-    finding f;
-    f.tool = "racecheck";
-    f.kernel = kernel_;
+    finding f = finding_at("racecheck", kernel_, locate_, e.site);
     f.space = e.space == isa::space::shared ? "shared" : "global";
     const bool same_warp = prior.actor == cur.actor;
     const bool async = prior.lane == no_lane || e.async_issue || e.async_proxy; // a hazard across proxies, not between lanes
@@ -426,25 +404,7 @@ void racecheck::report_race(const sim::access_event& e, const record& cur, const
     f.size = e.transfer ? e.transfer : e.size; // a bulk copy is one access of its whole transfer
     f.address = e.address;
     f.has_address = true;
-    f.block = e.site.block;
-    f.thread = e.site.thread;
-    sim::fault_report here, there;
-    if (locate_ && *locate_) {
-        (*locate_)(e.site.function_id, e.site.pos, here);
-        (*locate_)(prior.function_id, prior.pos, there);
-    }
-    f.ptx_file = here.ptx_file;
-    f.ptx_line = here.ptx_line;
-    f.source_file = here.source_file;
-    f.source_line = here.source_line;
-    f.has_other = true;
-    f.other_ptx_file = there.ptx_file;
-    f.other_ptx_line = there.ptx_line;
-    f.other_source_file = there.source_file;
-    f.other_source_line = there.source_line;
-    f.other_size = prior.size;
-    f.other_block = block_of(prior.cta);
-    f.other_thread = thread_of(prior.thread);
+    set_other(f, locate_, prior.function_id, prior.pos, block_of(prior.cta), thread_of(prior.thread), prior.size);
     f.headline = fmt::format("{}{} on __{}__ memory: {} of size {} byte{} and an earlier {} by {} are not ordered",
                              f.kind == "race" ? "Race" : f.kind == "intra-warp-hazard" ? "Intra-warp hazard" : f.kind + " hazard",
                              f.severity == "warning" ? " (every write stores the same value)" : "", f.space, op_name(cur.write, cur.atomic),

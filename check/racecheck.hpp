@@ -123,7 +123,7 @@ private:
     std::string kernel_;
     sim::dim3 grid_{1, 1, 1}, block_{1, 1, 1}, cluster_{1, 1, 1};
     uint32_t warps_per_cta_ = 1;
-    const std::function<void(int32_t, uint32_t, sim::fault_report&)>* locate_ = nullptr;
+    const locator* locate_ = nullptr;
     std::unordered_map<uint64_t, warp_info> warps_;
     std::unordered_map<uint64_t, cell> shadow_;
     std::unordered_map<uint64_t, sync_clock> sync_;

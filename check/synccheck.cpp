@@ -31,20 +31,8 @@ bool same_place(const sim::event_site& a, const sim::event_site& b) {
 } // namespace
 
 finding synccheck::at_site(const sim::event_site& s, const char* kind) const {
-    finding f;
-    f.tool = "synccheck";
+    finding f = finding_at("synccheck", kernel_, locate_, s);
     f.kind = kind;
-    f.kernel = kernel_;
-    f.block = s.block;
-    f.thread = s.thread;
-    if (locate_ && *locate_) {
-        sim::fault_report r;
-        (*locate_)(s.function_id, s.pos, r);
-        f.ptx_file = r.ptx_file;
-        f.ptx_line = r.ptx_line;
-        f.source_file = r.source_file;
-        f.source_line = r.source_line;
-    }
     return f;
 }
 

@@ -80,7 +80,7 @@ private:
     std::mutex mutex_;
     std::string kernel_;
     uint32_t block_threads_ = 0;
-    const std::function<void(int32_t, uint32_t, sim::fault_report&)>* locate_ = nullptr;
+    const locator* locate_ = nullptr;
     const std::function<void(const sim::stop_request&)>* stop_ = nullptr;
     bool stopped_ = false; // this launch was ended by an error: later events are its aftermath
     std::unordered_map<uint64_t, phase> phases_;                    // by cta * 16 + barrier id

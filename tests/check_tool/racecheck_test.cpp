@@ -59,15 +59,21 @@ sim::access_event shared_access(uint32_t warp, sim::access_op op, const uint8_t*
     return e;
 }
 
+// A launch of one block of `threads` threads of kernel "k".
+sim::launch_event one_block(uint32_t threads) {
+    sim::launch_event le;
+    le.kernel = "k";
+    le.grid = {1, 1, 1};
+    le.block = {threads, 1, 1};
+    return le;
+}
+
 TEST(racecheck, a_barrier_between_write_and_read_orders_them) {
     const uint8_t v[4] = {1, 2, 3, 4};
     for (bool barrier : {false, true}) {
         check::report rep;
         check::racecheck rc(rep);
-        sim::launch_event le;
-        le.kernel = "k";
-        le.grid = {1, 1, 1};
-        le.block = {64, 1, 1};
+        const sim::launch_event le = one_block(64);
         rc.launch_begin(le);
         rc.access(shared_access(0, sim::access_op::store, v));
         if (barrier) {
@@ -101,11 +107,7 @@ TEST(racecheck, same_value_writes_by_lanes_of_a_warp_are_a_warning) {
     for (bool same : {true, false}) {
         check::report rep;
         check::racecheck rc(rep);
-        sim::launch_event le;
-        le.kernel = "k";
-        le.grid = {1, 1, 1};
-        le.block = {32, 1, 1};
-        rc.launch_begin(le);
+        rc.launch_begin(one_block(32));
         auto a = shared_access(0, sim::access_op::store, one);
         auto b = shared_access(0, sim::access_op::store, same ? one : two);
         b.site.lane = 5;
