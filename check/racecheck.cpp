@@ -339,10 +339,23 @@ void racecheck::sync(const sim::sync_event& e) {
         if (e.order == mem_order::relaxed) return; // synchronises execution, orders no memory
         clusters_[e.owner].accum.join(w.vc);
         release(w);
+        for (uint32_t m = e.mask; m; m &= m - 1) { // the arriving lanes' own knowledge, for the warp's other lanes
+            const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+            for (uint32_t k = 0; k < 32; ++k) w.cluster_lanes[k] = std::max(w.cluster_lanes[k], w.lane_vc[l][k]);
+            w.cluster_lanes[l] = std::max(w.cluster_lanes[l], w.lane_clock[l]);
+            ++w.lane_clock[l];
+        }
         return;
     case sim::sync_kind::cluster_wait: {
         auto it = clusters_.find(e.owner);
         if (it != clusters_.end()) w.vc.join(it->second.completed);
+        // Every arrival of the phase precedes every wait that passes it, so
+        // the lanes of this warp that arrived (release) before are ordered
+        // before the waiting lanes.
+        for (uint32_t m = e.mask; m; m &= m - 1) {
+            const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+            for (uint32_t k = 0; k < 32; ++k) w.lane_vc[l][k] = std::max(w.lane_vc[l][k], w.cluster_lanes[k]);
+        }
         return;
     }
     default: return;

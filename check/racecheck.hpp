@@ -84,6 +84,10 @@ private:
         std::array<vector_clock, 3> pending;
         std::array<uint32_t, 32> lane_clock{};
         std::array<std::array<uint32_t, 32>, 32> lane_vc{};
+        // What this warp's lanes published at their last barrier.cluster.arrive
+        // (release), per lane of the warp: a later barrier.cluster.wait orders
+        // the warp's lanes with each other as a CTA barrier does.
+        std::array<uint32_t, 32> cluster_lanes{};
     };
     // What a strong write to a location published (release sequences join).
     struct sync_clock {
