@@ -8,7 +8,7 @@ output with an independent CPU reference.
 SOURCES_DIR holds the fetched third-party trees, one folder per repository
 (see docs/hopper-third-party.md for what to fetch and where):
 
-    SOURCES_DIR/fast.cu/examples/matmul/matmul_{2,12}.cuh       (pranjalssh/fast.cu)
+    SOURCES_DIR/fast.cu/examples/matmul/matmul_{2,8,12}.cuh       (pranjalssh/fast.cu)
     SOURCES_DIR/MatmulTutorial/examples/matmul/this-fp8/test_wgmma_f8.cu
 
 For each recipe below the script writes a small wrapper .cu of its own (the
@@ -452,6 +452,33 @@ def fastcu_schedule(clusters, tiles_m, tiles_n, space_len):
     return space
 
 
+def recipe_fastcu_8(src, work, size):
+    """matmul_8: producer + 2 consumer warpgroups (setmaxnreg), 4-stage ring
+    with one A barrier per consumer, 2-CTA clusters with TMA multicast of B,
+    persistent tile schedule, barriers in static shared memory next to the
+    dynamic A/B stages, results stored straight to global (st.global.wt)."""
+    M = N = K = size
+    BM, BN, BK, STAGES, CM, CN, SPACE_LEN = 128, 256, 64, 4, 2, 1, 128
+    ptx = compile_ptx(work, "fastcu_8", FASTCU_PRELUDE + '#include "examples/matmul/matmul_8.cuh"\n',
+                      [os.path.join(src, "fast.cu")], FASTCU_FLAGS)
+    a, b = bf16_inputs(work, M, N, K)
+    tiles_m, tiles_n = M // (BM * CM), N // (BN * CN)
+    clusters = max(1, (tiles_m * tiles_n) // 2)
+    write_s32(os.path.join(work, "space.s32"), fastcu_schedule(clusters, tiles_m, tiles_n, SPACE_LEN))
+    smem = BM * BK * STAGES * 2 + BK * BN * STAGES * 2  # sizeof(SMem<128, 256, 64, 4>)
+    bufs = bf16_buffers(M, N, K)
+    bufs["space"] = {"type": "s32", "count": clusters * SPACE_LEN, "init": {"file": "space.s32"}}
+    launch = {"module": os.path.basename(ptx), "buffers": bufs,
+              "launches": [{"kernel": entry_name(ptx, "matmulKernel8"), "grid": clusters * CM * CN,
+                            "block": 128 * 3, "shared_bytes": smem, "cluster": CM * CN,
+                            "args": [{"s32": M}, {"s32": N}, {"s32": K}, {"buffer": "C"},
+                                     tensormap_fastcu_3d("A", M, K, BM // 2, BK, True),
+                                     tensormap_fastcu_3d("B", N, K, BN, BK, True),
+                                     {"buffer": "space"}]}],
+              "outputs": {"C": "c.out"}}
+    return ptx, launch, (M, N, K), lambda: fastcu_check(work, M, N, K, a, b)
+
+
 def recipe_fastcu_12(src, work, size):
     """matmul_12: producer + 2 consumer warpgroups (setmaxnreg), 3-stage
     mbarrier ring, 2-CTA clusters with TMA multicast of B, persistent tile
@@ -519,6 +546,7 @@ def recipe_mmtut_wgmma_f8(src, work, size):
 
 RECIPES = [
     ("fast.cu matmul_2", recipe_fastcu_2, 256),
+    ("fast.cu matmul_8", recipe_fastcu_8, 512),
     ("fast.cu matmul_12", recipe_fastcu_12, 512),
     ("MatmulTutorial test_wgmma_f8", recipe_mmtut_wgmma_f8, 0),
 ]
