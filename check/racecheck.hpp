@@ -118,7 +118,9 @@ private:
     uint64_t cluster_of(uint64_t cta) const;
     void check_granule(const sim::access_event& e, warp_info& w, uint64_t key, uint8_t bytes, uint32_t value);
     void strong_access(const sim::access_event& e, warp_info& w, uint64_t key);
-    void report_race(const sim::access_event& e, const record& cur, const record& prior);
+    // `unfenced`: happens-before orders the pair, but the generic write was
+    // not followed by its thread's fence.proxy.async before an async-proxy read.
+    void report_race(const sim::access_event& e, const record& cur, const record& prior, bool unfenced = false);
     sim::dim3 block_of(uint64_t cta) const;
     sim::dim3 thread_of(uint32_t t) const;
 

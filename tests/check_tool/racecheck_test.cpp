@@ -139,5 +139,19 @@ TEST(racecheck, text_and_json_name_the_other_access) {
     EXPECT_EQ(j["summary"]["tools"], json::array({"racecheck"}));
 }
 
+// A generic write ordered before an async-proxy read by a barrier, with no
+// fence.proxy.async: the report says that the fence is what is missing, and
+// names the same thread as such (thread 0 writes s[0] and issues the copy).
+TEST(racecheck, a_missing_proxy_fence_is_named_as_such) {
+    const fs::path dir = fs::path(source_dir()) / "tests" / "check" / "tma_store_no_fence_racy";
+    auto r = run_ptxsim("check --tool racecheck '" + (dir / "launch.json").string() + "'");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("its thread issued no fence.proxy.async after it"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("an earlier write by the same thread are not ordered"), std::string::npos) << r.err;
+    const fs::path ok = fs::path(source_dir()) / "tests" / "check" / "tma_store_fence_ok";
+    auto clean = run_ptxsim("check --tool racecheck '" + (ok / "launch.json").string() + "'");
+    EXPECT_EQ(clean.status, 0) << clean.err;
+}
+
 } // namespace
 } // namespace ptxsim::test
