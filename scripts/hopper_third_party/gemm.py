@@ -3,7 +3,7 @@
 output with an independent CPU reference.
 
     scripts/hopper_third_party/gemm.py [--ptxsim build/tools/ptxsim]
-        [--work /tmp/tpgemm-work] [--only NAME] [--keep-going] SOURCES_DIR
+        [--work /tmp/tpgemm-work] [--only NAME] [--check] SOURCES_DIR
 
 SOURCES_DIR holds the fetched third-party trees, one folder per repository
 (see docs/hopper-third-party.md for what to fetch and where):
@@ -343,6 +343,32 @@ def run_ptxsim(ptxsim, launch_path):
     return r.returncode, wall, (r.stdout + r.stderr).strip()
 
 
+def check_summary(ptxsim, launch_path, timeout):
+    """`ptxsim check --tool all` on the launch: the distinct findings as
+    'tool kind line<-other line' (CUDA lines of the third-party source)."""
+    rep = os.path.join(os.path.dirname(launch_path), "check.json")
+    t0 = time.time()
+    try:
+        subprocess.run([ptxsim, "check", "--tool", "all", "--report-json", rep, launch_path],
+                       capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"timed out after {timeout} s"
+    wall = time.time() - t0
+    with open(rep) as f:
+        j = json.load(f)
+    kinds = {}
+    for f in j["findings"]:
+        loc = f["location"]
+        key = f"{f['kind']} {os.path.basename(loc.get('source_file', '?'))}:{loc.get('source_line')}"
+        other = f.get("other", {}).get("location")
+        if other:
+            key += f"<-{other.get('source_line')}"
+        kinds[key] = kinds.get(key, 0) + 1
+    if not kinds:
+        return f"clean ({wall:.0f} s)"
+    return "; ".join(f"{k} x{n}" for k, n in sorted(kinds.items())) + f" ({wall:.0f} s)"
+
+
 def features_of(ptx):
     """Which Hopper features the PTX really uses (grep), for the table."""
     with open(ptx) as f:
@@ -558,9 +584,13 @@ def main():
     ap.add_argument("--ptxsim", default=os.path.join(REPO, "build", "tools", "ptxsim"))
     ap.add_argument("--work", default="/tmp/tpgemm-work")
     ap.add_argument("--only", help="run recipes whose name contains this")
+    ap.add_argument("--check", action="store_true",
+                    help="also run `ptxsim check --tool all` and list its distinct findings")
+    ap.add_argument("--check-timeout", type=int, default=900)
     args = ap.parse_args()
     src = os.path.abspath(args.sources)
     rows = []
+    checks = []
     failed = 0
     for name, fn, size in RECIPES:
         if args.only and args.only not in name:
@@ -588,6 +618,9 @@ def main():
                     result += f"; first bad [{i}] got {g} want {r}"
             ok = result.startswith("match")
             rows.append((name, ",".join(features_of(ptx)), f"{M}x{N}x{K}", result, f"{wall:.1f} s"))
+            if args.check:
+                checks.append((name, check_summary(args.ptxsim, lp, args.check_timeout)))
+                print("check:", checks[-1][1], flush=True)
         except Exception as e:  # report and go on with the next recipe
             ok = False
             rows.append((name, "", "", f"ERROR: {e}", ""))
@@ -598,6 +631,12 @@ def main():
     print("|---|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
+    if checks:
+        print()
+        print("| kernel | ptxsim check --tool all: distinct findings (kind source:line<-other line, count) |")
+        print("|---|---|")
+        for name, summary in checks:
+            print(f"| {name} | {summary} |")
     return 1 if failed else 0
 
 
