@@ -10,6 +10,7 @@ SOURCES_DIR holds the fetched third-party trees, one folder per repository
 
     SOURCES_DIR/fast.cu/examples/matmul/matmul_{2,8,12}.cuh       (pranjalssh/fast.cu)
     SOURCES_DIR/MatmulTutorial/examples/matmul/this-fp8/test_wgmma_f8.cu
+    SOURCES_DIR/plow/runtime/nvidia/experiments/tma_ws_gemm_fp8.cu      (infervisor/plow)
 
 For each recipe below the script writes a small wrapper .cu of its own (the
 includes and typedefs that the repository's host driver provides before it
@@ -570,11 +571,106 @@ def recipe_mmtut_wgmma_f8(src, work, size):
     return ptx, launch, (M, N, K), check
 
 
+def e4m3_value(byte):
+    """The value of an e4m3 byte (no infinities; 0x7f/0xff are NaN)."""
+    sign = -1.0 if byte & 0x80 else 1.0
+    e, m = (byte >> 3) & 0xF, byte & 7
+    if e == 0:
+        return sign * m * 2.0**-9
+    return sign * (1 + m / 8) * 2.0**(e - 7)
+
+
+def random_e4m3(count, seed):
+    """e4m3 bytes of values uniform in [-1, 1) rounded to nearest even, as
+    the plow host code draws them (its own generator differs)."""
+    rng = SplitMix64(seed)
+    table = {e4m3_value(b): b for b in range(256) if b not in (0x7F, 0xFF, 0x80)}
+    out = []
+    for _ in range(count):
+        v = round_to_grid(rng.uniform(-1.0, 1.0), 3, -6)
+        out.append(table[v])
+    return out
+
+
+def recipe_plow_fp8(variant):
+    """infervisor/plow tma_ws_gemm_fp8.cu: e4m3 x e4m3 -> f32 wgmma
+    (m64n128k32 / m64n256k32, 128B swizzle, BK = 128), a producer warpgroup
+    (TMA, or the cp.async control with a hand-made swizzle and
+    cp.async.mbarrier.arrive.noinc) and one consumer warpgroup per 64 rows,
+    an NS-stage mbarrier ring, wgmma.wait_group 1 pipelining, optional
+    two-level (promoted) accumulation, per-row x per-column scales in the
+    epilogue, a persistent tile loop. `variant` is a row of the file's
+    host table: (name, BM, BN, NS, PROMK, PRODM, MODE, ENTRY, PREG, CREG)."""
+    name, BM, BN, NS, PROMK, PRODM, MODE, ENTRY, PREG, CREG = variant
+
+    def recipe(src, work, size):
+        M, N, K = 256, 2 * BN, 512  # 2 x 2 tiles of BM x BN, four k blocks of 128
+        BKB = 128
+        if MODE == 0:
+            inst = f"k_free<{BM},{BN},{NS},{PROMK},{PRODM},{ENTRY},{PREG},{CREG}>"
+        else:
+            inst = f"k_cap<{BM},{BN},{NS},{PROMK},{PRODM},{MODE},{ENTRY},{PREG},{CREG}>"
+        path = os.path.join(src, "plow", "runtime", "nvidia", "experiments")
+        wrapper = ('// Written by gemm.py (ptxsim): instantiates one variant of the host table.\n'
+                   '#include "tma_ws_gemm_fp8.cu"\n'
+                   f'void* ptxsim_variant = (void*){inst};\n')
+        ptx = compile_ptx(work, "plow_" + name, wrapper, [path], ["-std=c++17", "-O3"])
+        a_bytes = random_e4m3(M * K, 3)
+        b_bytes = random_e4m3(N * K, 4)
+        with open(os.path.join(work, "a.e4m3"), "wb") as f:
+            f.write(bytes(a_bytes))
+        with open(os.path.join(work, "b.e4m3"), "wb") as f:
+            f.write(bytes(b_bytes))
+        # Powers of two, so that the epilogue's two scalings are exact and
+        # the tolerance stays the accumulation bound.
+        sa = [2.0 ** (m % 3 - 1) for m in range(M)]
+        sw = [2.0 ** (n % 4 - 2) for n in range(N)]
+        write_f32(os.path.join(work, "sa.f32"), sa)
+        write_f32(os.path.join(work, "sw.f32"), sw)
+        CWG = BM // 64
+        smem = 2 * NS * 8 + 1024 + NS * (BM * BKB + BN * BKB)  # Cfg::SMEM
+
+        def map2d(buf, rows, box_rows):  # make_map: u8 [rows][K], box (128, box_rows)
+            return {"tensormap": {"buffer": buf, "type": "u8", "dims": [K, rows], "box": [BKB, box_rows],
+                                  "swizzle": "128B", "l2_promotion": "128B"}}
+        bufs = {"A": {"type": "u8", "count": M * K, "init": {"file": "a.e4m3"}},
+                "B": {"type": "u8", "count": N * K, "init": {"file": "b.e4m3"}},
+                "C": {"type": "f32", "count": M * N, "init": {"fill": 0}},
+                "sa": {"type": "f32", "count": M, "init": {"file": "sa.f32"}},
+                "sw": {"type": "f32", "count": N, "init": {"file": "sw.f32"}}}
+        tiles = (M // BM) * (N // BN)
+        launch = {"module": os.path.basename(ptx), "buffers": bufs,
+                  # half the tiles' worth of CTAs: each runs the persistent loop twice
+                  "launches": [{"kernel": entry_name(ptx, "k_free" if MODE == 0 else "k_cap"),
+                                "grid": tiles // 2, "block": 128 * (CWG + 1), "shared_bytes": smem,
+                                "args": [map2d("A", M, BM), map2d("B", N, BN), {"buffer": "A"},
+                                         {"buffer": "B"}, {"buffer": "C"}, {"buffer": "sa"},
+                                         {"buffer": "sw"}, {"s32": M}, {"s32": N}, {"s32": K}]}],
+                  "outputs": {"C": "c.out"}}
+
+        def check():
+            got = read_output(os.path.join(work, "c.out"), "f32", M * N)  # [m][n]
+            a = [e4m3_value(v) for v in a_bytes]
+            b = [e4m3_value(v) for v in b_bytes]
+            ref, ref_abs = reference(work, M, N, K, a, b)
+            scale = [sa[m] * sw[n] for m in range(M) for n in range(N)]
+            return compare(got, [r * c for r, c in zip(ref, scale)],
+                           [r * c for r, c in zip(ref_abs, scale)], K, "f32", 2.0**-24)
+        return ptx, launch, (M, N, K), check
+    return recipe
+
+
 RECIPES = [
     ("fast.cu matmul_2", recipe_fastcu_2, 256),
     ("fast.cu matmul_8", recipe_fastcu_8, 512),
     ("fast.cu matmul_12", recipe_fastcu_12, 512),
     ("MatmulTutorial test_wgmma_f8", recipe_mmtut_wgmma_f8, 0),
+    ("plow fp8 tma_128x128_ns5", recipe_plow_fp8(("tma_128x128_ns5", 128, 128, 5, 0, 1, 2, 168, 40, 232)), 0),
+    ("plow fp8 tma_128x256_ns4_prom128",
+     recipe_plow_fp8(("tma_128x256_ns4_prom128", 128, 256, 4, 128, 1, 2, 168, 40, 232)), 0),
+    ("plow fp8 tma_128x128_ns5_prom64",
+     recipe_plow_fp8(("tma_128x128_ns5_prom64", 128, 128, 5, 64, 1, 2, 168, 40, 232)), 0),
+    ("plow fp8 cpa_128x128_ns5_free", recipe_plow_fp8(("cpa_128x128_ns5_free", 128, 128, 5, 0, 0, 0, 168, 0, 0)), 0),
 ]
 
 
