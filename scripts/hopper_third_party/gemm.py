@@ -348,7 +348,8 @@ def run_ptxsim(ptxsim, launch_path):
 
 def check_summary(ptxsim, launch_path, timeout):
     """`ptxsim check --tool all` on the launch: the distinct findings as
-    'tool kind line<-other line' (CUDA lines of the third-party source)."""
+    'kind file:line<-other line' (CUDA lines of the third-party source; for
+    code inlined into the kernel, 'line/inlined line')."""
     rep = os.path.join(os.path.dirname(launch_path), "check.json")
     t0 = time.time()
     try:
@@ -359,13 +360,19 @@ def check_summary(ptxsim, launch_path, timeout):
     wall = time.time() - t0
     with open(rep) as f:
         j = json.load(f)
+    def line(loc):
+        text = str(loc.get("source_line"))
+        if loc.get("inlined_line") and os.path.basename(loc.get("inlined_file", "")) == \
+                os.path.basename(loc.get("source_file") or ""):
+            text += f"/{loc['inlined_line']}"
+        return text
     kinds = {}
     for f in j["findings"]:
         loc = f["location"]
-        key = f"{f['kind']} {os.path.basename(loc.get('source_file', '?'))}:{loc.get('source_line')}"
+        key = f"{f['kind']} {os.path.basename(loc.get('source_file') or '?')}:{line(loc)}"
         other = f.get("other", {}).get("location")
         if other:
-            key += f"<-{other.get('source_line')}"
+            key += f"<-{line(other)}"
         kinds[key] = kinds.get(key, 0) + 1
     if not kinds:
         return f"clean ({wall:.0f} s)"
