@@ -189,7 +189,7 @@ void racecheck::check_granule(const sim::access_event& e, warp_info& w, uint64_t
     }
     if (c.has_write && conflicts(c.write)) report_race(e, cur, c.write);
     else if (c.has_write && e.async_proxy && c.write.lane != no_lane && (c.write.bytes & bytes) && !proxy_fenced(c.write))
-        report_race(e, cur, c.write); // ordered, but the generic write never reached the async proxy
+        report_race(e, cur, c.write, true); // ordered, but the generic write never reached the async proxy
     if (cur.write)
         for (const record& r : c.reads)
             if (conflicts(r)) report_race(e, cur, r);
@@ -339,10 +339,23 @@ void racecheck::sync(const sim::sync_event& e) {
         if (e.order == mem_order::relaxed) return; // synchronises execution, orders no memory
         clusters_[e.owner].accum.join(w.vc);
         release(w);
+        for (uint32_t m = e.mask; m; m &= m - 1) { // the arriving lanes' own knowledge, for the warp's other lanes
+            const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+            for (uint32_t k = 0; k < 32; ++k) w.cluster_lanes[k] = std::max(w.cluster_lanes[k], w.lane_vc[l][k]);
+            w.cluster_lanes[l] = std::max(w.cluster_lanes[l], w.lane_clock[l]);
+            ++w.lane_clock[l];
+        }
         return;
     case sim::sync_kind::cluster_wait: {
         auto it = clusters_.find(e.owner);
         if (it != clusters_.end()) w.vc.join(it->second.completed);
+        // Every arrival of the phase precedes every wait that passes it, so
+        // the lanes of this warp that arrived (release) before are ordered
+        // before the waiting lanes.
+        for (uint32_t m = e.mask; m; m &= m - 1) {
+            const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+            for (uint32_t k = 0; k < 32; ++k) w.lane_vc[l][k] = std::max(w.lane_vc[l][k], w.cluster_lanes[k]);
+        }
         return;
     }
     default: return;
@@ -387,7 +400,7 @@ std::string racecheck::where(const sim::access_event& e) const {
     return fmt::format("{} bytes into {} ({} bytes at 0x{:x})", e.offset - it->first, it->second.second, it->second.first, it->first);
 }
 
-void racecheck::report_race(const sim::access_event& e, const record& cur, const record& prior) {
+void racecheck::report_race(const sim::access_event& e, const record& cur, const record& prior, bool unfenced) {
     finding f = finding_at("racecheck", kernel_, locate_, e.site);
     f.space = e.space == isa::space::shared ? "shared" : "global";
     const bool same_warp = prior.actor == cur.actor;
@@ -409,11 +422,15 @@ void racecheck::report_race(const sim::access_event& e, const record& cur, const
                              f.kind == "race" ? "Race" : f.kind == "intra-warp-hazard" ? "Intra-warp hazard" : f.kind + " hazard",
                              f.severity == "warning" ? " (every write stores the same value)" : "", f.space, op_name(cur.write, cur.atomic),
                              e.size, e.size == 1 ? "" : "s", op_name(prior.write, prior.atomic),
-                             prior.lane == no_lane        ? "an asynchronous copy not known to have completed"
-                             : same_warp                  ? "another lane of the warp"
+                             prior.lane == no_lane                          ? "an asynchronous copy not known to have completed"
+                             : same_warp && prior.thread == cur.thread      ? "the same thread"
+                             : same_warp                                    ? "another lane of the warp"
                              : prior.cta == cur.cta       ? "another warp of the block"
                                                           : "another block");
     if (e.async_issue) f.details.push_back("this access is an asynchronous copy's write, issued here and landing when the copy completes");
+    if (unfenced)
+        f.details.push_back("the write happens before this access, but its thread issued no fence.proxy.async after it: this access "
+                            "reads through the async proxy (a wgmma operand, a bulk or tensor copy's source), which need not see the write");
     if (std::string w = where(e); !w.empty()) f.details.push_back(w);
     report_.add(std::move(f));
 }

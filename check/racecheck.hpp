@@ -84,6 +84,10 @@ private:
         std::array<vector_clock, 3> pending;
         std::array<uint32_t, 32> lane_clock{};
         std::array<std::array<uint32_t, 32>, 32> lane_vc{};
+        // What this warp's lanes published at their last barrier.cluster.arrive
+        // (release), per lane of the warp: a later barrier.cluster.wait orders
+        // the warp's lanes with each other as a CTA barrier does.
+        std::array<uint32_t, 32> cluster_lanes{};
     };
     // What a strong write to a location published (release sequences join).
     struct sync_clock {
@@ -114,7 +118,9 @@ private:
     uint64_t cluster_of(uint64_t cta) const;
     void check_granule(const sim::access_event& e, warp_info& w, uint64_t key, uint8_t bytes, uint32_t value);
     void strong_access(const sim::access_event& e, warp_info& w, uint64_t key);
-    void report_race(const sim::access_event& e, const record& cur, const record& prior);
+    // `unfenced`: happens-before orders the pair, but the generic write was
+    // not followed by its thread's fence.proxy.async before an async-proxy read.
+    void report_race(const sim::access_event& e, const record& cur, const record& prior, bool unfenced = false);
     sim::dim3 block_of(uint64_t cta) const;
     sim::dim3 thread_of(uint32_t t) const;
 

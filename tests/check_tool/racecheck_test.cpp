@@ -139,5 +139,42 @@ TEST(racecheck, text_and_json_name_the_other_access) {
     EXPECT_EQ(j["summary"]["tools"], json::array({"racecheck"}));
 }
 
+// A generic write ordered before an async-proxy read by a barrier, with no
+// fence.proxy.async: the report says that the fence is what is missing, and
+// names the same thread as such (thread 0 writes s[0] and issues the copy).
+TEST(racecheck, a_missing_proxy_fence_is_named_as_such) {
+    const fs::path dir = fs::path(source_dir()) / "tests" / "check" / "tma_store_no_fence_racy";
+    auto r = run_ptxsim("check --tool racecheck '" + (dir / "launch.json").string() + "'");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("its thread issued no fence.proxy.async after it"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("an earlier write by the same thread are not ordered"), std::string::npos) << r.err;
+    const fs::path ok = fs::path(source_dir()) / "tests" / "check" / "tma_store_fence_ok";
+    auto clean = run_ptxsim("check --tool racecheck '" + (ok / "launch.json").string() + "'");
+    EXPECT_EQ(clean.status, 0) << clean.err;
+}
+
+// An access inlined into the kernel (atomicAdd from CUDA's header) names the
+// kernel's line and, as `ptxsim run` does for faults, the line it was inlined
+// from, in the text and in the JSON; a plain access has no inlined location.
+TEST(racecheck, inlined_accesses_name_where_they_were_inlined_from) {
+    const fs::path dir = fs::path(source_dir()) / "tests" / "check" / "at_vs_load_racy";
+    const fs::path out = fs::temp_directory_path() / "ptxsim_racecheck_inlined.json";
+    auto r = run_ptxsim("check --tool racecheck --report-json '" + out.string() + "' '" + (dir / "launch.json").string() + "'");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("at_vs_load_racy.cu:2, inlined from "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("device_atomic_functions.hpp:"), std::string::npos) << r.err;
+    std::ifstream in(out);
+    const json j = json::parse(in);
+    ASSERT_EQ(j["findings"].size(), 1u);
+    const json& f = j["findings"][0];
+    EXPECT_EQ(f["location"]["source_line"], 3);
+    EXPECT_FALSE(f["location"].contains("inlined_file")); // the plain load
+    const json& other = f["other"]["location"];
+    EXPECT_EQ(other["source_line"], 2);
+    ASSERT_TRUE(other.contains("inlined_file"));
+    EXPECT_NE(other["inlined_file"].get<std::string>().find("device_atomic_functions.hpp"), std::string::npos);
+    EXPECT_GT(other["inlined_line"].get<int>(), 0);
+}
+
 } // namespace
 } // namespace ptxsim::test
