@@ -182,6 +182,15 @@ def requires_value(source, pname):
 
 
 def make_launch(case_dir, ptx_name, ptx, source, label):
+    grid = parse_dim(label["options"], "gridDim") or 1
+    block = parse_dim(label["options"], "blockDim") or 1
+    return write_launch(case_dir, ptx_name, ptx, source, grid, block)
+
+
+def write_launch(case_dir, ptx_name, ptx, source, grid, block):
+    """launch.json in case_dir for the module's one kernel: a zeroed buffer per
+    pointer parameter, scalars as the module docstring says. (path, None) or
+    (None, why not)."""
     entries = kernel_params(ptx)
     if len(entries) != 1:
         return None, "%d kernels in the module" % len(entries)
@@ -207,8 +216,6 @@ def make_launch(case_dir, ptx_name, ptx, source, label):
             args.append({kind: FLOAT_VALUE})
         else:
             return None, "parameter %s of PTX type .%s is not supported" % (pname, kind)
-    grid = parse_dim(label["options"], "gridDim") or 1
-    block = parse_dim(label["options"], "blockDim") or 1
     launch = {"kernel": entry, "grid": grid, "block": block, "args": args}
     if re.search(r"\bthis_grid\b|\bgrid_group\b", source):
         launch["cooperative"] = True
@@ -220,7 +227,7 @@ def make_launch(case_dir, ptx_name, ptx, source, label):
 
 
 def run_check(ptxsim, tools, launch, extra, timeout):
-    out = launch + ".report.%s%s.json" % ("_".join(tools), "_sched" if extra else "")
+    out = launch + ".report.%s%s.json" % ("_".join(tools), "_sched" if "--schedules" in extra else "")
     if os.path.exists(out):
         os.remove(out)
     cmd = [ptxsim, "check"] + sum([["--tool", t] for t in tools], []) + extra + ["--report-json", out, launch]
