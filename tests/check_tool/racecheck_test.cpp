@@ -139,7 +139,9 @@ TEST(racecheck, volatile_as_plain_makes_unordered_volatile_accesses_race) {
             rc.access(r);
             const bool race = plain && order == isa::mem_order::volatile_;
             ASSERT_EQ(rep.findings().size(), race ? 1u : 0u) << plain << " " << int(order);
-            if (race) EXPECT_EQ(rep.findings()[0].kind, "RAW");
+            if (race) {
+                EXPECT_EQ(rep.findings()[0].kind, "RAW");
+            }
         }
     }
 }
