@@ -1922,14 +1922,14 @@ private:
     // Livelock: at each doubling of the instructions run (from 2^20), the
     // state of every live warp and CTA is hashed with global memory, and for
     // the next passes (up to 4096, and an eighth more instructions) compared
-    // with it. The default order is a function of
-    // that state, so the same state again means the launch goes round for
-    // ever; and as global memory is as it was, no thread, live or exited,
-    // has left anything the spinning ones could be waiting for. A warp that
-    // counts, reads a clock or makes progress never repeats a state, so a
-    // long but finite loop is never taken for one. Only one host thread
-    // (others could change memory between the two looks), without clusters,
-    // mbarrier sleepers or asynchronous work, whose state is not hashed.
+    // with it. The default order is a function of that state, so the same
+    // state again means the launch goes round for ever; and as global memory
+    // is as it was, no thread, live or exited, has left anything the spinning
+    // ones could be waiting for. A warp that counts, reads a clock or makes
+    // progress never repeats a state, so a long but finite loop is never
+    // taken for one. Only one host thread (others could change memory
+    // between the two looks), without clusters, mbarrier sleepers or
+    // asynchronous work, whose state is not hashed.
     bool looping(const std::deque<std::unique_ptr<cluster_state>>& live, uint64_t executed) {
         if (!probe_.active) {
             if (executed < next_probe_) return false;
