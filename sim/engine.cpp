@@ -2035,6 +2035,11 @@ private:
         r.kind = "instruction budget exhausted";
         r.kernel = fn_.name;
         r.block = cta.id;
+        for (const auto& w : cta.warps) // the CTA's first thread still running, not dim3's default (1,1,1)
+            if (!w->done()) {
+                r.thread = thread_of(*w, static_cast<uint32_t>(__builtin_ctz(w->alive & ~w->exited)));
+                break;
+            }
         r.message = fmt::format("stopped after {} warp-instructions (--max-instructions); the kernel may not terminate",
                                 executed);
         publish(std::move(r));

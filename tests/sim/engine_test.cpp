@@ -225,6 +225,8 @@ TEST(engine, runaway_kernel_stops_at_the_budget) {
     f.run({1}, {32}, 1, &r, o);
     ASSERT_TRUE(r.fault);
     EXPECT_EQ(r.fault->kind, "instruction budget exhausted");
+    EXPECT_EQ(r.fault->thread.x, 0u); // a thread that was running
+    EXPECT_EQ(r.fault->thread.y, 0u);
 }
 
 TEST(engine, barrier_deadlock_is_reported) {
