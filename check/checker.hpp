@@ -26,10 +26,19 @@ finding finding_at(const std::string& tool, const std::string& kernel, const loc
 // block and size.
 void set_other(finding& f, const locator* locate, int32_t function_id, uint32_t pos, sim::dim3 block, sim::dim3 thread, uint32_t size);
 
+// Choices that change what a checker calls an error (docs/check.md).
+struct checker_options {
+    // racecheck: `.volatile` loads and stores count as plain (weak) accesses
+    // when deciding whether two accesses race, as CUDA C++ treats `volatile`
+    // (not atomic), instead of PTX's relaxed.sys. They still carry release
+    // and acquire through a location, as PTX says.
+    bool volatile_as_plain = false;
+};
+
 // The checkers `ptxsim check --tool` knows, in the order `all` runs them.
 const std::vector<std::string>& tool_names();
 // nullptr for a name that is not a tool.
-std::unique_ptr<checker> make_checker(const std::string& name, report& r);
+std::unique_ptr<checker> make_checker(const std::string& name, report& r, const checker_options& o = {});
 
 // Forwards every event to each checker, in order.
 class fanout final : public checker {

@@ -20,11 +20,13 @@ namespace {
 // when set); the run's own findings are in `last` afterwards. The same
 // checkers in every run, so a replay runs exactly as the exploration did.
 struct checked_runner {
-    explicit checked_runner(const std::vector<std::string>& t, write_watch* w = nullptr, std::vector<uint64_t>* a = nullptr)
-        : tools(t), watch(w), addresses(a) {}
+    explicit checked_runner(const std::vector<std::string>& t, const checker_options& o, write_watch* w = nullptr,
+                            std::vector<uint64_t>* a = nullptr)
+        : tools(t), options(o), watch(w), addresses(a) {}
     checked_runner(const checked_runner&) = delete; // as_runner() holds `this`
 
     const std::vector<std::string>& tools;
+    const checker_options& options;
     write_watch* watch;
     std::vector<uint64_t>* addresses; // filled for the watch
     report last;
@@ -34,7 +36,7 @@ struct checked_runner {
         std::vector<std::unique_ptr<checker>> checkers;
         fanout all;
         for (const auto& name : tools) {
-            checkers.push_back(make_checker(name, last));
+            checkers.push_back(make_checker(name, last, options));
             all.add(checkers.back().get());
         }
         if (watch) {
@@ -109,7 +111,7 @@ watched_run rerun_watching(const models::gpu_model& model, const sim::launch_fil
     quiet.outputs.clear();
     std::vector<uint64_t> addresses;
     write_watch watch(addresses, d.buffer, d.offset);
-    checked_runner runner(s.tools, &watch, &addresses);
+    checked_runner runner(s.tools, s.options, &watch, &addresses);
     std::vector<std::pair<std::string, std::vector<uint8_t>>> buffers;
     sim::run_settings settings = s.run;
     settings.final_buffers = &buffers;
@@ -199,7 +201,7 @@ std::string tool_list(const std::vector<std::string>& tools) {
 
 int check_schedules(const models::gpu_model& model, const sim::launch_file& f, const schedule_check_settings& s, report& rep,
                     std::ostream& out, std::ostream& err) {
-    checked_runner runner(s.tools);
+    checked_runner runner(s.tools, s.options);
     std::vector<merged_finding> found;
     // The default order's fault-free outcome, the first fault-free seeded
     // one, and the first seeded one whose bytes differ from that (as
@@ -261,7 +263,7 @@ int check_schedules(const models::gpu_model& model, const sim::launch_file& f, c
 
 int check_replay(const models::gpu_model& model, const sim::launch_file& f, const schedule_check_settings& s, uint64_t seed,
                  report& rep, std::ostream& out, std::ostream& err) {
-    checked_runner runner(s.tools);
+    checked_runner runner(s.tools, s.options);
     // run_schedule first runs the default order quietly (to size PCT's
     // change points as the exploration did); `runner.last` is then the
     // seeded run's.

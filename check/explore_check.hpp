@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "check/checker.hpp"
 #include "check/report.hpp"
 #include "models/model.hpp"
 #include "sim/launch_file.hpp"
@@ -21,6 +22,7 @@ namespace ptxsim::check {
 
 struct schedule_check_settings {
     std::vector<std::string> tools; // checkers attached to every run (tool_names() order)
+    checker_options options;        // of every checker
     sim::run_settings run;          // options of every run; the observer is set per run
     uint64_t seed = 0;              // the schedules' seeds derive from it
     uint32_t schedules = 1;

@@ -163,7 +163,8 @@ void racecheck::check_granule(const sim::access_event& e, warp_info& w, uint64_t
     cur.size = e.transfer ? e.transfer : e.size;
     cur.write = e.op != sim::access_op::load;
     cur.atomic = e.op == sim::access_op::atomic;
-    cur.strong = cur.atomic || e.order != mem_order::weak;
+    // PTX: .volatile is relaxed.sys, strong. CUDA C++ (on request): volatile is not atomic.
+    cur.strong = cur.atomic || (e.order != mem_order::weak && !(options_.volatile_as_plain && e.order == mem_order::volatile_));
     cur.scope = e.order == mem_order::weak && cur.atomic ? mem_scope::gpu : e.scope;
     cur.value = value;
     cur.cta = e.site.cta;

@@ -18,7 +18,8 @@
 // last write and the reads since it (at most one per thread; older ones
 // that happen before a newer read are dropped). Local, param and const
 // memory cannot race. Every launch starts clean (a launch boundary orders
-// everything).
+// everything). With checker_options::volatile_as_plain a `.volatile` access
+// is not strong for the race test (CUDA C++'s reading of `volatile`).
 #include <array>
 #include <cstdint>
 #include <map>
@@ -34,7 +35,7 @@ namespace ptxsim::check {
 
 class racecheck final : public checker {
 public:
-    explicit racecheck(report& r) : report_(r) {}
+    explicit racecheck(report& r, const checker_options& o = {}) : report_(r), options_(o) {}
 
     void launch_begin(const sim::launch_event& e) override;
     void launch_end(const sim::launch_event& e, const sim::launch_result& r) override;
@@ -125,6 +126,7 @@ private:
     sim::dim3 thread_of(uint32_t t) const;
 
     report& report_;
+    checker_options options_;
     std::mutex mutex_;
     std::string kernel_;
     sim::dim3 grid_{1, 1, 1}, block_{1, 1, 1}, cluster_{1, 1, 1};

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ptxsim::check {
 namespace {
 
@@ -257,8 +259,11 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
         case sim::wait_kind::mbarrier: what = fmt::format("the mbarrier at shared offset {} of block {}", w.offset, w.owner); break;
         case sim::wait_kind::cluster_barrier: what = "the cluster barrier"; break;
         case sim::wait_kind::registers: what = "registers another warpgroup has not released (setmaxnreg)"; break;
+        case sim::wait_kind::spin: what = "memory that no live thread changes (a loop back in the same state)"; break;
         }
-        f.headline = fmt::format("Deadlock: every warp is blocked; {} of warp {} wait{} here for {}", lanes_text(w.mask), w.site.warp,
+        const bool spins = std::any_of(e.waits.begin(), e.waits.end(), [](const auto& o) { return o.on == sim::wait_kind::spin; });
+        f.headline = fmt::format("Deadlock: every warp is {}; {} of warp {} {}{} here for {}", spins ? "blocked or spinning" : "blocked",
+                                 lanes_text(w.mask), w.site.warp, w.on == sim::wait_kind::spin ? "spin" : "wait",
                                  __builtin_popcount(w.mask) == 1 ? "s" : "", what);
         std::string all;
         size_t shown = 0;
@@ -270,7 +275,7 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
             all += fmt::format("{}warp {} of block {} at {}", shown ? "; " : "", o.site.warp, block_text(o.site.block), where(o.site));
             ++shown;
         }
-        f.details.push_back("blocked: " + all);
+        f.details.push_back((spins ? "blocked or spinning: " : "blocked: ") + all);
         error(std::move(f), w.site);
     }
 }

@@ -47,9 +47,9 @@ const std::vector<std::string>& tool_names() {
     return names;
 }
 
-std::unique_ptr<checker> make_checker(const std::string& name, report& r) {
+std::unique_ptr<checker> make_checker(const std::string& name, report& r, const checker_options& o) {
     if (name == "memcheck") return std::make_unique<memcheck>(r);
-    if (name == "racecheck") return std::make_unique<racecheck>(r);
+    if (name == "racecheck") return std::make_unique<racecheck>(r, o);
     if (name == "initcheck") return std::make_unique<initcheck>(r);
     if (name == "synccheck") return std::make_unique<synccheck>(r);
     return nullptr;

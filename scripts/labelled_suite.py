@@ -2,7 +2,7 @@
 """Measure `ptxsim check` on a labelled suite of CUDA kernels that the project
 did not write, such as GPUVerify's CUDA test suite (testsuite/CUDA/).
 
-    scripts/labelled_suite.py [--ptxsim build/tools/ptxsim] [--schedules 10]
+    scripts/labelled_suite.py [--ptxsim build/tools/ptxsim] [--schedules 10] [--volatile-as-plain]
                               [--work DIR] [--timeout 120] [--only NAME] SUITE_DIR
 
 SUITE_DIR holds one folder per case with a kernel.cu in GPUVerify's format:
@@ -182,6 +182,15 @@ def requires_value(source, pname):
 
 
 def make_launch(case_dir, ptx_name, ptx, source, label):
+    grid = parse_dim(label["options"], "gridDim") or 1
+    block = parse_dim(label["options"], "blockDim") or 1
+    return write_launch(case_dir, ptx_name, ptx, source, grid, block)
+
+
+def write_launch(case_dir, ptx_name, ptx, source, grid, block):
+    """launch.json in case_dir for the module's one kernel: a zeroed buffer per
+    pointer parameter, scalars as the module docstring says. (path, None) or
+    (None, why not)."""
     entries = kernel_params(ptx)
     if len(entries) != 1:
         return None, "%d kernels in the module" % len(entries)
@@ -207,8 +216,6 @@ def make_launch(case_dir, ptx_name, ptx, source, label):
             args.append({kind: FLOAT_VALUE})
         else:
             return None, "parameter %s of PTX type .%s is not supported" % (pname, kind)
-    grid = parse_dim(label["options"], "gridDim") or 1
-    block = parse_dim(label["options"], "blockDim") or 1
     launch = {"kernel": entry, "grid": grid, "block": block, "args": args}
     if re.search(r"\bthis_grid\b|\bgrid_group\b", source):
         launch["cooperative"] = True
@@ -220,7 +227,7 @@ def make_launch(case_dir, ptx_name, ptx, source, label):
 
 
 def run_check(ptxsim, tools, launch, extra, timeout):
-    out = launch + ".report.%s%s.json" % ("_".join(tools), "_sched" if extra else "")
+    out = launch + ".report.%s%s.json" % ("_".join(tools), "_sched" if "--schedules" in extra else "")
     if os.path.exists(out):
         os.remove(out)
     cmd = [ptxsim, "check"] + sum([["--tool", t] for t in tools], []) + extra + ["--report-json", out, launch]
@@ -298,7 +305,10 @@ def main():
                          "(a shared variable only written), which the verifier's labels count as races")
     ap.add_argument("--max-instructions", type=int, default=20000000,
                     help="budget of the synccheck/memcheck run, so that a spinning grid barrier ends")
+    ap.add_argument("--volatile-as-plain", action="store_true",
+                    help="racecheck treats volatile as CUDA C++ does, not atomic (docs/check.md)")
     opts = ap.parse_args()
+    plain = ["--volatile-as-plain"] if opts.volatile_as_plain else []
 
     if not os.path.exists(opts.nvcc):
         print("skipping the whole suite: nvcc not found (give --nvcc)")
@@ -352,11 +362,12 @@ def main():
             continue
 
         if category in ("race", "race-free"):
-            first, err = run_check(opts.ptxsim, ["racecheck"], launch, [], opts.timeout)
+            first, err = run_check(opts.ptxsim, ["racecheck"], launch, plain, opts.timeout)
             if err:
                 skipped.append((name, "racecheck: " + err))
                 continue
-            sched, err2 = run_check(opts.ptxsim, ["racecheck"], launch, ["--schedules", str(opts.schedules)], opts.timeout * 4)
+            sched, err2 = run_check(opts.ptxsim, ["racecheck"], launch, plain + ["--schedules", str(opts.schedules)],
+                                   opts.timeout * 4)
             races1 = [f for f in first if f["kind"] in RACE_KINDS]
             races = races1 + [f for f in (sched or []) if f["kind"] in RACE_KINDS]
             row["found"] = summary(races1)

@@ -212,8 +212,8 @@ struct explored_order {
 template <bool Observed>
 class engine final : public isa::exec_context {
 public:
-    engine(const launch_request& req, global_port& g, shared_state& shared, uint32_t resident)
-        : req_(req), fn_(*req.kernel), global_(g), shared_(shared), resident_(resident) {
+    engine(const launch_request& req, global_port& g, shared_state& shared, uint32_t resident, bool alone)
+        : req_(req), fn_(*req.kernel), global_(g), shared_(shared), resident_(resident), alone_(alone) {
         for (const auto* f : req.functions) {
             if (!f) continue;
             max_regs_ = std::max(max_regs_, f->reg_slots);
@@ -280,7 +280,7 @@ private:
                 if (others != others_seen_) stalled_rounds_ = 0;
                 others_seen_ = others;
                 if (++stalled_rounds_ <= max_stalled_rounds && time_out_sleepers(live)) continue;
-                deadlock(live);
+                deadlock(live, false);
                 break;
             }
             uint64_t all = shared_.warp_instructions.fetch_add(result_.stats.warp_instructions - counted) +
@@ -289,6 +289,12 @@ private:
             if (all > req_.options.max_warp_instructions && !live.empty()) {
                 runaway(*live.front()->ctas.front(), all);
                 break;
+            }
+            if constexpr (!P::explores) {
+                if (!live.empty() && looping(live, all)) {
+                    deadlock(live, true);
+                    break;
+                }
             }
         }
         result_.ok = !result_.fault;
@@ -1799,7 +1805,7 @@ private:
     }
 
     // Where each blocked group of lanes waits, for observers.
-    deadlock_event blocked(const std::deque<std::unique_ptr<cluster_state>>& live) const {
+    deadlock_event blocked(const std::deque<std::unique_ptr<cluster_state>>& live, bool spinning) const {
         deadlock_event e;
         auto add = [&](const warp_state& w, uint32_t lanes, wait_kind on, bool past_it) {
             if (!lanes) return;
@@ -1846,6 +1852,18 @@ private:
                     }
             }
             for (auto [w, lanes] : cl->waiters) add(*w, lanes & w->waiting, wait_kind::cluster_barrier, false);
+            if (spinning) // lanes still running, grouped by PC
+                for (const auto& cta : cl->ctas)
+                    for (const auto& w : cta->warps)
+                        for (uint32_t rest = w->alive & ~w->exited & ~w->waiting & ~w->sync_wait; rest;) {
+                            const uint32_t first = static_cast<uint32_t>(__builtin_ctz(rest));
+                            const uint32_t pc = w->converged ? w->upc : w->pc[first];
+                            uint32_t group = 0;
+                            for (uint32_t l = rest; l; l &= l - 1)
+                                if (w->converged || w->pc[static_cast<uint32_t>(__builtin_ctz(l))] == pc) group |= l & -l;
+                            add(*w, group, wait_kind::spin, false);
+                            rest &= ~group;
+                        }
         }
         // Lanes that went to sleep one by one (try_wait) at one place are one group.
         std::vector<blocked_lanes> merged;
@@ -1867,9 +1885,9 @@ private:
         return e;
     }
 
-    void deadlock(const std::deque<std::unique_ptr<cluster_state>>& live) {
+    void deadlock(const std::deque<std::unique_ptr<cluster_state>>& live, bool spinning) {
         if constexpr (Observed) {
-            req_.options.observer->deadlock(blocked(live));
+            req_.options.observer->deadlock(blocked(live, spinning));
             if (observer_stopped()) return; // the observer's stop is the launch's fault
         }
         fault_report r;
@@ -1893,9 +1911,123 @@ private:
             uint32_t t = w0->index * warp_size;
             r.thread = {t % req_.block.x, t / req_.block.x % req_.block.y, t / (req_.block.x * req_.block.y)};
         }
-        r.message = "every warp is blocked (at a barrier, a cluster barrier, an mbarrier wait or a warp-synchronous instruction): " + where;
+        r.message = spinning ? "every live warp is blocked or spins in a loop that came back to the same state, with memory "
+                               "unchanged (no live thread changes what it waits for): " + where
+                             : "every warp is blocked (at a barrier, a cluster barrier, an mbarrier wait or a warp-synchronous instruction): " +
+                                   where;
         if (req_.locate) req_.locate(req_.kernel_id, fn_.code[0].pos, r);
         publish(std::move(r));
+    }
+
+    // Livelock: at each doubling of the instructions run (from 2^20), the
+    // state of every live warp and CTA is hashed with global memory, and for
+    // the next passes (up to 4096, and an eighth more instructions) compared
+    // with it. The default order is a function of that state, so the same
+    // state again means the launch goes round for ever; and as global memory
+    // is as it was, no thread, live or exited, has left anything the spinning
+    // ones could be waiting for. A warp that counts, reads a clock or makes
+    // progress never repeats a state, so a long but finite loop is never
+    // taken for one. Only one host thread (others could change memory
+    // between the two looks), without clusters, mbarrier sleepers or
+    // asynchronous work, whose state is not hashed.
+    bool looping(const std::deque<std::unique_ptr<cluster_state>>& live, uint64_t executed) {
+        if (!probe_.active) {
+            if (executed < next_probe_) return false;
+            next_probe_ = executed * 2;
+            uint64_t memory = 0;
+            if (!alone_ || !hashable(live) || !global_.fingerprint(memory)) return false;
+            probe_ = {true, state_hash(live), memory, 0, executed};
+            return false;
+        }
+        // Looks for at most 4096 passes and an eighth of the instructions run so far: a cost bounded by the run's.
+        if (++probe_.passes > max_probe_passes || executed - probe_.start > probe_.start / 8) {
+            probe_.active = false;
+            return false;
+        }
+        uint64_t memory = 0;
+        return hashable(live) && state_hash(live) == probe_.state && global_.fingerprint(memory) && memory == probe_.memory;
+    }
+
+    // Eight bytes a step (registers dominate), then the tail byte by byte.
+    static uint64_t hash_bytes(uint64_t h, const void* p, size_t n) {
+        const auto* b = static_cast<const uint8_t*>(p);
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            std::memcpy(&w, b + i, 8);
+            h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+            h ^= h >> 29;
+        }
+        for (; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+        return h;
+    }
+
+    static bool hashable(const std::deque<std::unique_ptr<cluster_state>>& live) {
+        for (const auto& cl : live) {
+            if (cl->ctas.size() != 1 || !cl->waiters.empty()) return false;
+            const cta_state& c = *cl->ctas.front();
+            if (!c.mbarrier_sleepers.empty() || !c.register_sleepers.empty() || !c.mbarrier_writes.empty()) return false;
+            for (const auto& w : c.warps)
+                if (w->async || w->wgmma) return false;
+        }
+        return true;
+    }
+
+    // A hash of everything that decides what the live warps do next.
+    static uint64_t state_hash(const std::deque<std::unique_ptr<cluster_state>>& live) {
+        uint64_t h = 1469598103934665603ull;
+        auto bytes = [&](const void* p, size_t n) { h = hash_bytes(h, p, n); };
+        auto value = [&](auto v) { bytes(&v, sizeof v); };
+        for (const auto& cl : live) {
+            const cta_state& c = *cl->ctas.front();
+            value(c.linear);
+            value(c.exited_threads);
+            bytes(c.shared.data(), c.shared.size());
+            for (uint32_t id = 0; id < 16; ++id) {
+                value(c.barriers[id].arrived);
+                value(c.barriers[id].expected);
+                value(c.barriers[id].popc);
+                for (auto [w, lanes] : c.waiters[id]) {
+                    value(w->index);
+                    value(lanes);
+                }
+                value(c.reduce_waiters[id].size());
+            }
+            for (const auto& w : c.warps) {
+                value(w->alive);
+                value(w->exited);
+                value(w->waiting);
+                value(w->sync_wait);
+                value(w->mbar_timed_out);
+                value(w->registers);
+                value(w->converged);
+                value(w->diverged_steps % 64); // every 64th divergent step runs the oldest lane (pick_pc)
+                if (w->converged) value(w->upc);
+                else bytes(w->pc.data(), sizeof w->pc);
+                bytes(w->depth.data(), sizeof w->depth);
+                for (const auto& r : w->returns)
+                    for (const auto& e : r) value(e.pc);
+                for (const auto& f : w->frames) {
+                    bytes(f.regs.data(), f.regs.size() * sizeof(uint64_t));
+                    bytes(f.preds.data(), f.preds.size() * sizeof(uint32_t));
+                    bytes(f.params.data(), f.params.size());
+                    bytes(f.local.data(), f.local.size());
+                }
+                for (const auto& s : w->stacks) {
+                    value(s.top);
+                    bytes(s.bytes.data(), s.bytes.size());
+                }
+                // Which divergent group runs next follows the running lanes'
+                // last runs: their order, not their steps.
+                const uint32_t running = w->alive & ~w->exited & ~w->waiting & ~w->sync_wait;
+                uint64_t newest = 0;
+                for (uint32_t l = 0; l < warp_size; ++l)
+                    if (running >> l & 1) newest = std::max(newest, w->last_run[l]);
+                for (uint32_t l = 0; l < warp_size; ++l)
+                    if (running >> l & 1) value(newest - w->last_run[l]);
+            }
+        }
+        return h;
     }
 
     void runaway(const cta_state& cta, uint64_t executed) {
@@ -1903,6 +2035,11 @@ private:
         r.kind = "instruction budget exhausted";
         r.kernel = fn_.name;
         r.block = cta.id;
+        for (const auto& w : cta.warps) // the CTA's first thread still running, not dim3's default (1,1,1)
+            if (!w->done()) {
+                r.thread = thread_of(*w, static_cast<uint32_t>(__builtin_ctz(w->alive & ~w->exited)));
+                break;
+            }
         r.message = fmt::format("stopped after {} warp-instructions (--max-instructions); the kernel may not terminate",
                                 executed);
         publish(std::move(r));
@@ -1929,6 +2066,7 @@ private:
     fault_kind last_fault_kind_ = fault_kind::none; // of the last fault() call, for access events
     shared_state& shared_;
     uint32_t resident_;
+    bool alone_; // the launch's only host thread
     warp_state* cur_ = nullptr;
     const isa::exec_instruction* cur_ins_ = nullptr;
     const isa::exec_function* cur_fn_ = nullptr;
@@ -1953,6 +2091,15 @@ private:
     // their time limit, with no mbarrier phase completing in between.
     uint32_t stalled_rounds_ = 0;
     uint64_t others_seen_ = 0; // other host threads' instruction count at the last such round
+    // The livelock check (looping): when to look next, and the state it looked at.
+    static constexpr uint32_t max_probe_passes = 4096;
+    uint64_t next_probe_ = 1u << 20;
+    struct {
+        bool active = false;
+        uint64_t state = 0, memory = 0;
+        uint32_t passes = 0;
+        uint64_t start = 0; // instructions run when it began
+    } probe_;
 };
 
 } // namespace
@@ -1993,7 +2140,8 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
     }
     auto work = [&](uint32_t i) {
         auto port = make_port();
-        results[i] = obs ? engine<true>(req, *port, shared, share).run() : engine<false>(req, *port, shared, share).run();
+        results[i] = obs ? engine<true>(req, *port, shared, share, threads == 1).run()
+                         : engine<false>(req, *port, shared, share, threads == 1).run();
     };
     if (threads == 1) {
         work(0);

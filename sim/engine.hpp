@@ -36,6 +36,10 @@ struct global_port {
     // allocation; nullptr otherwise (the checked read/write then word the fault).
     virtual std::byte* span(uint64_t /*addr*/, uint64_t /*bytes*/) { return nullptr; }
     virtual std::string describe(uint64_t addr) = 0; // "12 bytes past the end of allocation #3 (1024 bytes at 0x...)"
+    // A hash of every live allocation's bytes, for telling a launch that
+    // goes round in a loop (the engine's livelock check); false when the
+    // port cannot say.
+    virtual bool fingerprint(uint64_t& /*out*/) { return false; }
 };
 
 struct launch_request {

@@ -199,6 +199,7 @@ enum class wait_kind : uint8_t {
     mbarrier,        // mbarrier.try_wait on the mbarrier at (`owner`, `offset`)
     cluster_barrier, // barrier.cluster.wait
     registers,       // setmaxnreg.inc, for registers another warpgroup has not released
+    spin,            // running, in a loop that came back to the same state with memory unchanged (a livelock)
 };
 
 struct blocked_lanes {
@@ -212,7 +213,10 @@ struct blocked_lanes {
 };
 
 // Nothing can run: every lane of every live CTA on the host thread that
-// found it is blocked. `waits` lists each blocked group; after this event
+// found it is blocked, or spins (wait_kind::spin): every live warp came back
+// to a state it was in, registers, PCs, barriers and shared memory alike,
+// with global memory as it was then, so no live thread changes what the
+// spinning ones read, and the launch would go round for ever. `waits` lists each blocked group; after this event
 // the engine ends the launch with a `deadlock` fault (unless an observer
 // stopped it first, see launch_event::stop).
 struct deadlock_event {

@@ -27,6 +27,7 @@ int cmd_check(const std::vector<std::string>& args) {
     uint64_t print_limit = 100;
     uint32_t schedules = 0;
     uint64_t seed = 0, replay = 0;
+    check::checker_options checker_opts;
     opts.add_options()("file", po::value(&files), "launch file")(
         "tool", po::value(&tools), "memcheck (default), racecheck, initcheck, synccheck or all (comma-separated or repeated)")(
         "report-json", po::value(&json_path), "also write the findings as JSON to FILE (docs/check.md)")(
@@ -36,12 +37,14 @@ int cmd_check(const std::vector<std::string>& args) {
         "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)")(
         "schedules", po::value(&schedules), "run under the default order and N seeded schedules, with the checkers on each")(
         "seed", po::value(&seed), "with --schedules: the seed the N schedules' seeds derive from (default 0)")(
-        "replay", po::value(&replay), "run the one schedule of a seed that --schedules reported, with the checkers");
+        "replay", po::value(&replay), "run the one schedule of a seed that --schedules reported, with the checkers")(
+        "volatile-as-plain", po::bool_switch(&checker_opts.volatile_as_plain),
+        "racecheck: a .volatile access is plain, not strong, when deciding races (CUDA C++'s volatile; PTX's is relaxed.sys)");
     po::variables_map vm;
     const std::string synopsis =
         "usage: ptxsim check [--tool memcheck|racecheck|initcheck|synccheck|all] [--report-json FILE]\n"
         "                    [--error-exitcode N] [--print-limit N] [--model FILE] [--max-instructions N]\n"
-        "                    [--schedules N [--seed S] | --replay S] LAUNCH.json\n\n"
+        "                    [--schedules N [--seed S] | --replay S] [--volatile-as-plain] LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
         "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
         "kind, access size, space, address, kernel, PTX file:line (and CUDA file:line\n"
@@ -61,7 +64,9 @@ int cmd_check(const std::vector<std::string>& args) {
         "every run's findings folded, each naming the schedule that first showed it;\n"
         "two fault-free runs whose buffers differ give an output-depends-on-schedule\n"
         "error at the instruction that last wrote the first differing byte.\n"
-        "--replay S runs the schedule of seed S alone, with the same findings and bits.\n\n"
+        "--replay S runs the schedule of seed S alone, with the same findings and bits.\n"
+        "--volatile-as-plain checks volatile as CUDA C++ has it (not atomic): two\n"
+        ".volatile accesses race unless ordered; PTX makes them relaxed.sys, which never race.\n\n"
         "initcheck: reads of bytes nothing wrote: launch-file buffers without\n"
         "\"init\" (as after cudaMalloc), device malloc blocks, shared and local memory.\n\n"
         "synccheck: CTA barriers reached by part of a warp, barrier thread counts\n"
@@ -140,6 +145,7 @@ int cmd_check(const std::vector<std::string>& args) {
     if (vm.count("schedules") || vm.count("replay")) {
         check::schedule_check_settings e;
         e.tools = run_tools;
+        e.options = checker_opts;
         e.run = s;
         e.seed = seed;
         e.schedules = schedules;
@@ -149,7 +155,7 @@ int cmd_check(const std::vector<std::string>& args) {
         std::vector<std::unique_ptr<check::checker>> checkers;
         check::fanout all;
         for (const auto& name : run_tools) {
-            checkers.push_back(check::make_checker(name, rep));
+            checkers.push_back(check::make_checker(name, rep, checker_opts));
             all.add(checkers.back().get());
         }
         sim::device dev(*model);

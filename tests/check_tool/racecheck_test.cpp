@@ -119,6 +119,46 @@ TEST(racecheck, same_value_writes_by_lanes_of_a_warp_are_a_warning) {
     }
 }
 
+// PTX makes .volatile relaxed at .sys: two volatile accesses are morally
+// strong and never race. CUDA C++ makes volatile non-atomic, and
+// --volatile-as-plain checks by that reading; an explicit .relaxed stays strong.
+TEST(racecheck, volatile_as_plain_makes_unordered_volatile_accesses_race) {
+    const uint8_t v[4] = {1, 0, 0, 0};
+    for (bool plain : {false, true}) {
+        for (isa::mem_order order : {isa::mem_order::volatile_, isa::mem_order::relaxed}) {
+            check::report rep;
+            check::checker_options o;
+            o.volatile_as_plain = plain;
+            check::racecheck rc(rep, o);
+            rc.launch_begin(one_block(64));
+            auto w = shared_access(0, sim::access_op::store, v);
+            auto r = shared_access(1, sim::access_op::load, v);
+            w.order = r.order = order;
+            w.scope = r.scope = isa::mem_scope::sys;
+            rc.access(w);
+            rc.access(r);
+            const bool race = plain && order == isa::mem_order::volatile_;
+            ASSERT_EQ(rep.findings().size(), race ? 1u : 0u) << plain << " " << int(order);
+            if (race) {
+                EXPECT_EQ(rep.findings()[0].kind, "RAW");
+            }
+        }
+    }
+}
+
+// The option reaches racecheck in one run and under --schedules: a flag
+// spun on through volatile (correct in PTX) is a race in CUDA C++.
+TEST(racecheck, volatile_as_plain_reaches_every_run) {
+    const fs::path launch = fs::path(source_dir()) / "tests" / "check" / "fl_threadfence_ok" / "launch.json";
+    for (const char* extra : {"", " --schedules 2"}) {
+        auto ptx = run_ptxsim(std::string("check --tool racecheck") + extra + " '" + launch.string() + "'");
+        EXPECT_EQ(ptx.status, 0) << extra << ptx.err;
+        auto cxx = run_ptxsim(std::string("check --tool racecheck --volatile-as-plain") + extra + " '" + launch.string() + "'");
+        EXPECT_EQ(cxx.status, 1) << extra << cxx.err;
+        EXPECT_NE(cxx.err.find("Race on __global__ memory"), std::string::npos) << cxx.err;
+    }
+}
+
 TEST(racecheck, text_and_json_name_the_other_access) {
     const fs::path dir = fs::path(source_dir()) / "tests" / "check" / "gl_cross_cta_racy";
     const fs::path out = fs::temp_directory_path() / "ptxsim_racecheck_other.json";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 
 #include "models/model.hpp"
 #include "sim/device.hpp"
@@ -224,6 +225,8 @@ TEST(engine, runaway_kernel_stops_at_the_budget) {
     f.run({1}, {32}, 1, &r, o);
     ASSERT_TRUE(r.fault);
     EXPECT_EQ(r.fault->kind, "instruction budget exhausted");
+    EXPECT_EQ(r.fault->thread.x, 0u); // a thread that was running
+    EXPECT_EQ(r.fault->thread.y, 0u);
 }
 
 TEST(engine, barrier_deadlock_is_reported) {
@@ -240,6 +243,55 @@ END:
     f.run({1}, {64}, 1, &r);
     ASSERT_TRUE(r.fault);
     EXPECT_EQ(r.fault->kind, "deadlock");
+}
+
+// CTA 1 exits without setting the flag CTA 0 spins on: the spinning warp
+// comes back to the same state with memory unchanged, a livelock reported
+// as a deadlock long before the budget.
+TEST(engine, spinning_on_a_flag_no_live_thread_sets_is_a_livelock) {
+    fixture f(R"(
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    .reg .pred %p<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %ctaid.x;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra END;
+WAIT:
+    ld.volatile.global.u32 %r2, [%rd1];
+    setp.eq.u32 %p2, %r2, 0;
+    @%p2 bra WAIT;
+END:
+    ret;)");
+    sim::launch_result r;
+    sim::launch_options o;
+    o.max_warp_instructions = 50'000'000;
+    f.run({2}, {32}, 1, &r, o);
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "deadlock");
+    EXPECT_NE(r.fault->message.find("spins in a loop"), std::string::npos) << r.fault->message;
+    const size_t at = r.fault->message.find("warp 0 waits at k.ptx:");
+    ASSERT_NE(at, std::string::npos) << r.fault->message;
+    const int line = std::stoi(r.fault->message.substr(at + 22));
+    EXPECT_TRUE(line >= 13 && line <= 15) << r.fault->message; // somewhere in the WAIT loop
+    EXPECT_LT(r.stats.warp_instructions, 4'000'000u); // found at the first looks (2^20, 2^21 instructions)
+}
+
+// A loop that counts never repeats a state: it runs to the budget, however
+// long, and is not called a livelock.
+TEST(engine, a_loop_that_counts_is_not_a_livelock) {
+    fixture f(R"(
+    .reg .b32 %r<4>;
+    mov.u32 %r1, 0;
+LOOP:
+    add.u32 %r1, %r1, 1;
+    bra.uni LOOP;)");
+    sim::launch_result r;
+    sim::launch_options o;
+    o.max_warp_instructions = 5'000'000; // past the looks at 2^20, 2^21 and 2^22
+    f.run({1}, {32}, 1, &r, o);
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "instruction budget exhausted");
 }
 
 TEST(engine, float_arithmetic_rounds_to_nearest_even_with_canonical_nan) {
