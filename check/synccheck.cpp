@@ -257,6 +257,7 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
         case sim::wait_kind::mbarrier: what = fmt::format("the mbarrier at shared offset {} of block {}", w.offset, w.owner); break;
         case sim::wait_kind::cluster_barrier: what = "the cluster barrier"; break;
         case sim::wait_kind::registers: what = "registers another warpgroup has not released (setmaxnreg)"; break;
+        case sim::wait_kind::warpgroup_mma: what = "the other warps of its warpgroup to issue the wgmmas it waits for (wgmma.wait_group)"; break;
         }
         f.headline = fmt::format("Deadlock: every warp is blocked; {} of warp {} wait{} here for {}", lanes_text(w.mask), w.site.warp,
                                  __builtin_popcount(w.mask) == 1 ? "s" : "", what);

@@ -199,6 +199,7 @@ enum class wait_kind : uint8_t {
     mbarrier,        // mbarrier.try_wait on the mbarrier at (`owner`, `offset`)
     cluster_barrier, // barrier.cluster.wait
     registers,       // setmaxnreg.inc, for registers another warpgroup has not released
+    warpgroup_mma,   // wgmma.wait_group, for other warps of its warpgroup to issue the wgmmas it waits for
 };
 
 struct blocked_lanes {
