@@ -128,7 +128,7 @@ def build_reference_tool(work):
 
 # ---------------------------------------------------------------- checking
 
-def tolerance(ref, vmax):
+def bound_bf16_p(ref, wabs, vmax):
     """Bound on |kernel - exact| for one output element of a bf16 flash-attention
     forward whose P is rounded to bf16 before the P·V product.
 
@@ -144,29 +144,41 @@ def tolerance(ref, vmax):
     return bf16_half_ulp(ref) + 2.0 * 2.0 ** -9 * vmax
 
 
-def compare(out_bits, ref, v_bits, layout):
-    """layout: (total, nheads, nkv, hd, cu). Returns (max_abs, worst_ratio, bad, where)."""
-    total, nheads, nkv, hd, cu = layout
+def bound_fp8_p(ref, wabs, vmax):
+    """The same for a kernel that rounds P to fp8 e4m3 (SageAttention): a
+    normal e4m3 value is within 2^-4 (relative) of what it rounds, so the P·V
+    error is at most 2^-4 * sum_j p_j |v_j| (wabs, from the exact P); P is
+    scaled so that its row maximum is 2^8.807 = 448 before rounding, so P
+    values in e4m3's subnormal range (absolute error <= 2^-10) add at most
+    n_keys * 2^-10 / 448 * max|v| < 2^-9 * max|v| for n_keys <= 512; another
+    2^-9 * max|v| covers fp32 sums, ex2/rcp.approx and the fp32 scale
+    products. Plus half a bf16 ulp for the stored output."""
+    return bf16_half_ulp(ref) + 2.0 ** -4 * wabs + 2.0 * 2.0 ** -9 * vmax
+
+
+def compare(out_bits, ref, wabs, v, layout, bound):
+    """layout: (nheads, nkv, hd, cu). Returns (max_abs, worst err/bound, elements over bound, worst element)."""
+    nheads, nkv, hd, cu = layout
     group = nheads // nkv
-    vabs = [abs(bf16_value(b)) for b in v_bits]
     max_abs, worst, bad, where = 0.0, 0.0, 0, None
     for b in range(len(cu) - 1):
         for h in range(nheads):
             kh = h // group
             # max |v| over the keys a row of this sequence and head can see
-            vmax = max(vabs[(t * nkv + kh) * hd + d] for t in range(cu[b], cu[b + 1]) for d in range(hd))
+            vmax = max(abs(v[(t * nkv + kh) * hd + d]) for t in range(cu[b], cu[b + 1]) for d in range(hd))
             for t in range(cu[b], cu[b + 1]):
                 base = (t * nheads + h) * hd
                 for d in range(hd):
-                    got = bf16_value(out_bits[base + d])
-                    err = abs(got - ref[base + d])
-                    if not err <= max_abs:  # NaN counts as a failure below
-                        max_abs = err if err == err else float("inf")
-                    ratio = err / tolerance(ref[base + d], vmax) if err == err else float("inf")
+                    i = base + d
+                    got = bf16_value(out_bits[i])
+                    err = abs(got - ref[i])
+                    if err != err:  # NaN
+                        err = float("inf")
+                    max_abs = max(max_abs, err)
+                    ratio = err / bound(ref[i], wabs[i] if wabs else 0.0, vmax)
                     if ratio > worst:
-                        worst = ratio
-                        where = (t, h, d, got, ref[base + d])
-                    if not ratio <= 1.0:
+                        worst, where = ratio, (t, h, d, got, ref[i])
+                    if ratio > 1.0:
                         bad += 1
     return max_abs, worst, bad, where
 
@@ -184,9 +196,12 @@ class Fa3Gqa:
     name = "fa3-gqa-hopper"
     folder = "fa3"
     source = "fa3.cu"
-    features = "wgmma SS+RS(transB), TMA 3D 128B-swizzle, mbarrier tx, bar.arrive/sync ids 8-12, setmaxnreg, stmatrix, atomics"
+    features = ("bf16; wgmma SS + RS(transB); TMA 3D 128B-swizzle; mbarrier tx pipeline; "
+                "bar.arrive/sync ids 8-12; setmaxnreg; stmatrix; atomic tile scheduler")
     flags = ["-O3", "-std=c++17", "--use_fast_math", "-DNDEBUG"]  # as the authors' test.py builds it
     headdim = 128
+    bound = staticmethod(bound_bf16_p)
+    probe = True  # the wrapper adds ptxsim_probe
 
     def wrapper(self):
         return ('#include "%s"\n#include <cstddef>\n'
@@ -194,17 +209,26 @@ class Fa3Gqa:
                 "__device__ unsigned long long ptxsim_probe[3] = {sizeof(SharedStorage), "
                 "sizeof(FlashFwdParams), offsetof(FlashFwdParams, tma_Q)};\n" % self.source)
 
-    def launch(self, case, probe, files):
+    def shape(self, case):
+        return "seqlens=%s h=%d/%d d=%d grid=%d" % (case["seqlens"], case["nheads"], case["nkv"], self.headdim,
+                                                   case["grid"])
+
+    def prepare(self, case, probe, ptx, work):
         smem_bytes, params_bytes, tma_offset = probe
         if (params_bytes, tma_offset) != (640, 256):
             raise RuntimeError("FlashFwdParams layout changed (%d bytes, maps at %d): update the struct below"
                                % (params_bytes, tma_offset))
-        seqlens, nheads, nkv = case["seqlens"], case["nheads"], case["nkv"]
+        seqlens, nheads, nkv, seed = case["seqlens"], case["nheads"], case["nkv"], case["seed"]
         hd = self.headdim
         cu = [0]
         for s in seqlens:
             cu.append(cu[-1] + s)
         total, batch, max_len = cu[-1], len(seqlens), max(seqlens)
+        q = gaussian_bf16(total * nheads * hd, seed * 3 + 0)
+        k = gaussian_bf16(total * nkv * hd, seed * 3 + 1)
+        v = gaussian_bf16(total * nkv * hd, seed * 3 + 2)
+        for name, data in (("q", q), ("k", k), ("v", v)):
+            write_array(work, name + ".bin", data)
         b_rounded = (batch + 3) & ~3
         num_m_blocks = (max_len + 127) >> 7
         # the host's scheduler metadata (the kernel does not read it; passed as the host passes it)
@@ -212,6 +236,8 @@ class Fa3Gqa:
                 [num_m_blocks if i < batch else 0 for i in range(b_rounded)] +
                 [i if i < batch else 0 for i in range(b_rounded)] +
                 [min(16, nheads) if i < batch else 0 for i in range(b_rounded)])
+        write_array(work, "cu_seqlens.bin", array.array("i", cu))
+        write_array(work, "meta.bin", array.array("i", meta))
 
         def tmap(buf, heads):
             # create_tma_descriptor_3d(&map, ptr, headdim, total, heads, heads*hd*2, hd*2, 64, 128)
@@ -240,8 +266,8 @@ class Fa3Gqa:
             divmod_struct(nheads // nkv), divmod_struct(num_m_blocks),
             tmap("q", nheads), tmap("k", nkv), tmap("v", nkv),
         ]
-        return {
-            "module": os.path.basename(files["ptx"]),
+        launch = {
+            "module": os.path.basename(ptx),
             "buffers": {
                 "q": {"type": "bf16", "count": total * nheads * hd, "init": {"file": "q.bin"}},
                 "k": {"type": "bf16", "count": total * nkv * hd, "init": {"file": "k.bin"}},
@@ -255,79 +281,245 @@ class Fa3Gqa:
             "launches": [{"kernel": "flash_fwd_varlen_kernel", "grid": case["grid"], "block": 384,
                           "shared_bytes": smem_bytes, "args": [{"struct": params}]}],
             "outputs": {"o": "o.bin"},
-        }, cu, total, scale, meta
+        }
+        ref = {"dtype": "bf16", "files": ["q.bin", "k.bin", "v.bin"], "v": [bf16_value(x) for x in v],
+               "cu": cu, "nheads": nheads, "nkv": nkv, "hd": hd}
+        return launch, ref
 
 
-KERNELS = [Fa3Gqa()]
+class SageInt8Fp8:
+    """thu-ml/SageAttention csrc/qattn/qk_int_sv_f8_cuda_sm90.cuh, kernel
+    qk_int8_sv_f8_attn_kernel (V laid out as its host code lays it out:
+    transposed, padded and token-permuted, see sage_token_slot): Q·K^T with int8 wgmma (m64n128k32 s32.s8.s8, Q per
+    16-row-warp scales, K per 128-key-block scales), P rounded to fp8 e4m3 in
+    registers and P·V with e4m3 wgmma (register A, m64n128k32) against V^T in fp8
+    with per-channel scales; 4-D TMA loads (uint8, 128B swizzle) re-armed on one
+    mbarrier each for Q, K, V. One warpgroup per CTA."""
 
-# seqlens: varlen batches, one length not a multiple of the 128-row tile in each;
+    name = "sage-qk-int8-pv-fp8-sm90"
+    folder = "sage"
+    source = "csrc/qattn/qk_int_sv_f8_cuda_sm90.cuh"
+    features = ("int8 Q/K + fp8 e4m3 P/V; wgmma s8 SS + e4m3 RS; cvt e4m3x2 satfinite; TMA 4D uint8 "
+                "128B-swizzle; mbarrier phase reuse; causal")
+    flags = ["-O3", "-std=c++17"]
+    headdim = 128
+    cta_q, cta_k = 64, 128
+    bound = staticmethod(bound_fp8_p)
+    probe = False  # sizes are the host code's constants
+    kernel = ("qk_int8_sv_f8_attn_kernel<64, 128, 128, 128, QuantGranularity::kPerWarp, QuantGranularity::kPerWarp, "
+              "nv_bfloat16, MaskMode::kCausal, false, true>")
+
+    def wrapper(self):
+        # ours: the instantiation the authors' dispatcher makes for sm90 (CTA_Q 64, CTA_K 128, 128 threads,
+        # head dim 128, per-warp Q/K quantisation, bf16 output, causal, fused V scale)
+        return ('#include "%s"\n'
+                "template __global__ void %s(const __grid_constant__ CUtensorMap, const __grid_constant__ "
+                "CUtensorMap, const __grid_constant__ CUtensorMap, float*, float*, float*, nv_bfloat16*, float*, "
+                "uint32_t, uint32_t, uint32_t, const uint32_t, const uint32_t, const uint32_t, float);\n"
+                % (self.source, self.kernel))
+
+    def shape(self, case):
+        return "batch=%d seqlen=%d h=%d/%d d=%d" % (case["batch"], case["seqlen"], case["nheads"], case["nkv"],
+                                                    self.headdim)
+
+    def prepare(self, case, probe, ptx, work):
+        B, S, H, KH, seed = case["batch"], case["seqlen"], case["nheads"], case["nkv"], case["seed"]
+        hd, cq, ck = self.headdim, self.cta_q, self.cta_k
+        nbq, nbk = -(-S // cq), -(-S // ck)
+        padded = nbk * ck
+        rng = random.Random(seed)
+        # inputs as SageAttention's quantisers make them: Q int8 per 16 rows (one warp), K int8 per 128-key
+        # block, V e4m3 per channel with scale max|v| / 448; all layouts NHD ([batch, seq, heads, dim])
+        qf = [rng.gauss(0, 1) for _ in range(B * S * H * hd)]
+        kf = [rng.gauss(0, 1) for _ in range(B * S * KH * hd)]
+        vf = [rng.gauss(0, 1) for _ in range(B * S * KH * hd)]
+
+        def quant_rows(xf, heads, rows_per_scale, nblocks):
+            xi = array.array("b", bytes(len(xf)))
+            scales = array.array("f", bytes(4 * B * heads * nblocks))
+            deq = [0.0] * len(xf)
+            for b in range(B):
+                for h in range(heads):
+                    for blk in range(nblocks):
+                        rows = range(blk * rows_per_scale, min(S, (blk + 1) * rows_per_scale))
+                        idx = [((b * S + r) * heads + h) * hd + d for r in rows for d in range(hd)]
+                        sc = f32(max((abs(xf[i]) for i in idx), default=0.0) / 127.0) or 1.0
+                        scales[(b * heads + h) * nblocks + blk] = sc
+                        for i in idx:
+                            n = max(-127, min(127, round(xf[i] / sc)))
+                            xi[i] = n
+                            deq[i] = n * sc
+            return xi, scales, deq
+
+        q8, qs, qd = quant_rows(qf, H, 16, nbq * 4)
+        k8, ks, kd = quant_rows(kf, KH, ck, nbk)
+        vt = array.array("B", bytes(B * KH * hd * padded))  # V^T, [batch, kv_heads, dim, padded seq]
+        vs = array.array("f", bytes(4 * B * KH * hd))
+        vd = [0.0] * len(vf)
+        for b in range(B):
+            for h in range(KH):
+                for d in range(hd):
+                    idx = [((b * S + t) * KH + h) * hd + d for t in range(S)]
+                    sc = f32(max(abs(vf[i]) for i in idx) / 448.0)
+                    vs[(b * KH + h) * hd + d] = sc
+                    for t, i in enumerate(idx):
+                        val = e4m3_round(vf[i] / sc)
+                        vt[((b * KH + h) * hd + d) * padded + sage_token_slot(t)] = e4m3_bits(val)
+                        vd[i] = val * sc
+        for name, data in (("q8.bin", q8), ("k8.bin", k8), ("vt8.bin", vt), ("q_scale.bin", qs),
+                           ("k_scale.bin", ks), ("v_scale.bin", vs), ("q.f64", array.array("d", qd)),
+                           ("k.f64", array.array("d", kd)), ("v.f64", array.array("d", vd))):
+            write_array(work, name, data)
+
+        def tmap(buf, dims, strides, box):
+            return {"tensormap": {"buffer": buf, "type": "u8", "dims": dims, "strides": strides, "box": box,
+                                  "swizzle": "128B"}}
+
+        launch = {
+            "module": os.path.basename(ptx),
+            "buffers": {
+                "q": {"type": "s8", "count": len(q8), "init": {"file": "q8.bin"}},
+                "k": {"type": "s8", "count": len(k8), "init": {"file": "k8.bin"}},
+                "vt": {"type": "u8", "count": len(vt), "init": {"file": "vt8.bin"}},
+                "q_scale": {"type": "f32", "count": len(qs), "init": {"file": "q_scale.bin"}},
+                "k_scale": {"type": "f32", "count": len(ks), "init": {"file": "k_scale.bin"}},
+                "v_scale": {"type": "f32", "count": len(vs), "init": {"file": "v_scale.bin"}},
+                "o": {"type": "bf16", "count": B * S * H * hd, "init": {"fill": 0}},
+                "lse": {"type": "f32", "count": B * H * S, "init": {"fill": 0}},
+            },
+            "launches": [{
+                "kernel": "qk_int8_sv_f8_attn_kernel", "grid": [nbq, H, B], "block": 128,
+                "shared_bytes": cq * hd + 2 * ck * hd,
+                "args": [
+                    # create_tensor_map_4D<CTA, head_dim>(ptr, batch, heads, len, head_dim, bz, h, seq strides)
+                    tmap("q", [hd, S, H, B], [H * hd, hd, S * H * hd], [hd, cq, 1, 1]),
+                    tmap("k", [hd, S, KH, B], [KH * hd, hd, S * KH * hd], [hd, ck, 1, 1]),
+                    # create_tensor_map_4D<head_dim, CTA_K>(V, batch, kv_heads, head_dim, padded_kv_len, ...)
+                    tmap("vt", [padded, hd, KH, B], [padded, hd * padded, KH * hd * padded], [ck, hd, 1, 1]),
+                    {"buffer": "q_scale"}, {"buffer": "k_scale"}, {"buffer": "v_scale"},
+                    {"buffer": "o"}, {"buffer": "lse"},
+                    {"u32": S * H * hd}, {"u32": hd}, {"u32": H * hd},
+                    {"u32": S}, {"u32": S}, {"u32": H // KH}, {"f32": f32(1.0 / math.sqrt(hd))},
+                ]}],
+            "outputs": {"o": "o.bin"},
+        }
+        ref = {"dtype": "f64", "files": ["q.f64", "k.f64", "v.f64"], "v": vd,
+               "cu": [b * S for b in range(B + 1)], "nheads": H, "nkv": KH, "hd": hd}
+        return launch, ref
+
+
+def sage_token_slot(t):
+    """Where SageAttention's V^T layout (its TransposePadPermuteKernel) puts
+    token t: within each 16 tokens the order 0 1 8 9 2 3 10 11 4 5 12 13 6 7 14
+    15, so that the keys of a k32 e4m3 A fragment built from the s32
+    accumulator layout (2t, 2t+1, 8+2t, 9+2t) meet V rows 4t..4t+3."""
+    r = t % 16
+    return t - r + (r // 8) * 2 + ((r // 2) % 4) * 4 + r % 2
+
+
+def e4m3_round(x):
+    """x rounded to the nearest e4m3 value (ties to even, saturating at 448)."""
+    a = abs(x)
+    if a >= 448.0:
+        r = 448.0
+    elif a < 2.0 ** -6:  # subnormals: multiples of 2^-9
+        r = round(a / 2.0 ** -9) * 2.0 ** -9
+    else:
+        e = math.floor(math.log2(a))
+        r = round((a / 2.0 ** e - 1.0) * 8.0) / 8.0 * 2.0 ** e + 2.0 ** e
+        r = min(r, 448.0)
+    return -r if x < 0 else r
+
+
+def e4m3_bits(v):
+    """The e4m3 encoding of a value that e4m3_round returned."""
+    sign = 0x80 if v < 0 else 0
+    a = abs(v)
+    if a < 2.0 ** -6:
+        return sign | int(round(a / 2.0 ** -9))
+    e = math.floor(math.log2(a))
+    return sign | ((e + 7) << 3) | int(round((a / 2.0 ** e - 1.0) * 8.0))
+
+
+def write_array(work, name, data):
+    with open(os.path.join(work, name), "wb") as f:
+        data.tofile(f)  # little-endian hosts only (x86-64, aarch64)
+
+
+KERNELS = [Fa3Gqa(), SageInt8Fp8()]
+
+# fa3: varlen batches, one length not a multiple of the 128-row tile in each;
 # grid 132 is what the authors' host code launches (one CTA per H100 SM); a
 # small grid makes CTAs take further tiles from the atomic tile counter and
 # reload Q behind the empty_barrier_Q handshake.
+# sage: lengths that are not multiples of the 64-row Q tile nor of the 128-key
+# K/V tile; 320 needs three K/V loads per late Q tile (mbarrier phases 0,1,0).
 CASES = [
     {"kernel": "fa3-gqa-hopper", "seqlens": [300, 128, 77], "nheads": 4, "nkv": 2, "grid": 132, "seed": 1},
     {"kernel": "fa3-gqa-hopper", "seqlens": [200, 384], "nheads": 2, "nkv": 1, "grid": 3, "seed": 2},
+    {"kernel": "sage-qk-int8-pv-fp8-sm90", "batch": 2, "seqlen": 200, "nheads": 4, "nkv": 2, "seed": 3},
+    {"kernel": "sage-qk-int8-pv-fp8-sm90", "batch": 1, "seqlen": 320, "nheads": 2, "nkv": 2, "seed": 4},
 ]
 
 
+def case_tag(kernel, case):
+    return (kernel.name + "-" + kernel.shape(case)).replace(" ", "_").replace("[", "").replace("]", "") \
+        .replace(",", "_").replace("=", "").replace("/", "-")
+
+
 def run_case(kernel, case, args, ref_tool):
-    tag = "%s-%s-g%d" % (kernel.name, "_".join(map(str, case["seqlens"])), case["grid"])
+    tag = case_tag(kernel, case)
     work = os.path.join(args.work, tag)
     os.makedirs(work, exist_ok=True)
     src_dir = os.path.join(args.src, kernel.folder)
+    row = {"tag": tag, "kernel": kernel.name, "features": kernel.features, "shape": kernel.shape(case)}
     if not os.path.exists(os.path.join(src_dir, kernel.source)):
-        return {"tag": tag, "result": "missing source %s" % os.path.join(src_dir, kernel.source)}
+        row["result"] = "missing source %s" % os.path.join(src_dir, kernel.source)
+        return row
     ptx = compile_ptx(kernel.wrapper(), src_dir, work, kernel.name, kernel.flags)
-    probe = read_probe(ptx, "ptxsim_probe")
-    files = {"ptx": ptx}
-    nheads, nkv, hd = case["nheads"], case["nkv"], kernel.headdim
-    total = sum(case["seqlens"])
-    seed = case["seed"]
-    q = gaussian_bf16(total * nheads * hd, seed * 3 + 0)
-    k = gaussian_bf16(total * nkv * hd, seed * 3 + 1)
-    v = gaussian_bf16(total * nkv * hd, seed * 3 + 2)
-    for name, data in (("q", q), ("k", k), ("v", v)):
-        with open(os.path.join(work, name + ".bin"), "wb") as f:
-            data.tofile(f)  # little-endian hosts only (x86-64, aarch64)
-    launch, cu, total, scale, meta = kernel.launch(case, probe, files)
-    array.array("i", cu).tofile(open(os.path.join(work, "cu_seqlens.bin"), "wb"))
-    array.array("i", meta).tofile(open(os.path.join(work, "meta.bin"), "wb"))
+    probe = read_probe(ptx, "ptxsim_probe") if kernel.probe else None
+    launch, ref_in = kernel.prepare(case, probe, ptx, work)
     launch_path = os.path.join(work, "launch.json")
     with open(launch_path, "w") as f:
         json.dump(launch, f, indent=1)
 
     t0 = time.monotonic()
     rc, out = run([args.ptxsim, "run", "--stats", launch_path])
-    wall = time.monotonic() - t0
+    row["wall"] = time.monotonic() - t0
     with open(os.path.join(work, "ptxsim.log"), "w") as f:
         f.write(out)
-    shape = "seqlens=%s h=%d/%d d=%d grid=%d" % (case["seqlens"], nheads, nkv, hd, case["grid"])
-    row = {"tag": tag, "kernel": kernel.name, "features": kernel.features, "shape": shape, "wall": wall}
     if rc != 0:
         row["result"] = "ptxsim exit %d: %s" % (rc, out.strip().splitlines()[-1] if out.strip() else "")
         return row
 
+    hd, nheads, nkv, cu = ref_in["hd"], ref_in["nheads"], ref_in["nkv"], ref_in["cu"]
+
     def reference(causal):
         path = os.path.join(work, "ref%s.f64" % ("" if causal else "-noncausal"))
-        rc, rout = run([ref_tool, os.path.join(work, "q.bin"), os.path.join(work, "k.bin"),
-                        os.path.join(work, "v.bin"), path, ",".join(map(str, cu)), str(nheads), str(nkv), str(hd),
-                        "1" if causal else "0", repr(1.0 / math.sqrt(hd))])
+        wabs_path = os.path.join(work, "wabs.f64")
+        cmd = [ref_tool, ref_in["dtype"]] + [os.path.join(work, f) for f in ref_in["files"]] + [
+            path, ",".join(map(str, cu)), str(nheads), str(nkv), str(hd), "1" if causal else "0",
+            repr(1.0 / math.sqrt(hd)), wabs_path]
+        rc, rout = run(cmd)
         if rc != 0:
             raise RuntimeError("reference failed:\n" + rout)
-        ref = array.array("d")
+        ref, wabs = array.array("d"), array.array("d")
         with open(path, "rb") as f:
             ref.frombytes(f.read())
-        return ref
+        with open(wabs_path, "rb") as f:
+            wabs.frombytes(f.read())
+        return ref, wabs
 
-    ref = reference(True)
     o = array.array("H")
     with open(os.path.join(work, "o.bin"), "rb") as f:
         o.frombytes(f.read())
-    layout = (total, nheads, nkv, hd, cu)
-    max_abs, worst, bad, where = compare(o, ref, v, layout)
+    layout = (nheads, nkv, hd, cu)
+    ref, wabs = reference(True)
+    max_abs, worst, bad, where = compare(o, ref, wabs, ref_in["v"], layout, kernel.bound)
     # control: the same check against the non-causal result must fail, or it proves nothing
-    control_bad = compare(o, reference(False), v, layout)[2]
-    row.update(max_abs=max_abs, worst=worst, bad=bad, where=where, control_bad=control_bad)
+    ref_nc, wabs_nc = reference(False)
+    control_bad = compare(o, ref_nc, wabs_nc, ref_in["v"], layout, kernel.bound)[2]
+    row.update(max_abs=max_abs, worst=worst, bad=bad, where=where, control_bad=control_bad, elements=len(ref))
     row["result"] = "match" if bad == 0 else "MISMATCH (%d of %d elements)" % (bad, len(ref))
     return row
 
@@ -346,7 +538,7 @@ def main():
     rows = []
     for case in CASES:
         kernel = kernels[case["kernel"]]
-        tag = "%s-%s-g%d" % (kernel.name, "_".join(map(str, case["seqlens"])), case["grid"])
+        tag = case_tag(kernel, case)
         if args.only and args.only not in tag:
             continue
         print("running %s ..." % tag, flush=True)

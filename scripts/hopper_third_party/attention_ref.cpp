@@ -2,13 +2,16 @@
 // varlen multi-head attention with grouped KV heads, in double, from the exact
 // bf16 inputs. Independent of any kernel: softmax(Q K^T * scale + mask) V.
 //
-//   attention_ref Q.bin K.bin V.bin OUT.f64 CU_SEQLENS(comma list) NHEADS NKV HEADDIM CAUSAL SCALE
+//   attention_ref DTYPE Q K V OUT.f64 CU_SEQLENS(comma list) NHEADS NKV HEADDIM CAUSAL SCALE [WABS.f64]
 //
-// Q is [total, NHEADS, HEADDIM] bf16 row-major, K and V [total, NKV, HEADDIM];
+// DTYPE (bf16 or f64) is the type of the input files. Q is [total, NHEADS,
+// HEADDIM] row-major, K and V [total, NKV, HEADDIM];
 // query head h reads KV head h / (NHEADS / NKV). OUT is [total, NHEADS, HEADDIM]
 // doubles. The causal mask is bottom-right aligned (key j is visible to query i
 // of a sequence when j <= i + seqlen_k - seqlen_q), as FlashAttention defines it;
-// here seqlen_q == seqlen_k.
+// here seqlen_q == seqlen_k. WABS, when given, receives sum_j p_j |v_j| for
+// every output element (the exact softmax weights applied to |V|), from which
+// the caller bounds the effect of rounding P to a narrow type.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,7 +20,21 @@
 #include <string>
 #include <vector>
 
-static std::vector<double> read_bf16(const char *path, size_t count) {
+static std::vector<double> read_values(const std::string &dtype, const char *path, size_t count) {
+    std::vector<double> out(count);
+    if (dtype == "f64") {
+        FILE *f = std::fopen(path, "rb");
+        if (!f || std::fread(out.data(), 8, count, f) != count) {
+            std::fprintf(stderr, "attention_ref: cannot read %zu doubles from %s\n", count, path);
+            std::exit(2);
+        }
+        std::fclose(f);
+        return out;
+    }
+    if (dtype != "bf16") {
+        std::fprintf(stderr, "attention_ref: unknown input type %s\n", dtype.c_str());
+        std::exit(2);
+    }
     std::vector<uint16_t> raw(count);
     FILE *f = std::fopen(path, "rb");
     if (!f || std::fread(raw.data(), 2, count, f) != count) {
@@ -25,7 +42,6 @@ static std::vector<double> read_bf16(const char *path, size_t count) {
         std::exit(2);
     }
     std::fclose(f);
-    std::vector<double> out(count);
     for (size_t i = 0; i < count; ++i) {
         uint32_t bits = uint32_t(raw[i]) << 16;  // bf16 is the top half of an f32
         float x;
@@ -35,11 +51,22 @@ static std::vector<double> read_bf16(const char *path, size_t count) {
     return out;
 }
 
+static void write_doubles(const char *path, const std::vector<double> &values) {
+    FILE *f = std::fopen(path, "wb");
+    if (!f || std::fwrite(values.data(), sizeof(double), values.size(), f) != values.size()) {
+        std::fprintf(stderr, "attention_ref: cannot write %s\n", path);
+        std::exit(2);
+    }
+    std::fclose(f);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 11) {
-        std::fprintf(stderr, "usage: attention_ref Q K V OUT CU_SEQLENS NHEADS NKV HEADDIM CAUSAL SCALE\n");
+    if (argc != 12 && argc != 13) {
+        std::fprintf(stderr, "usage: attention_ref DTYPE Q K V OUT CU_SEQLENS NHEADS NKV HEADDIM CAUSAL SCALE [WABS]\n");
         return 2;
     }
+    const std::string dtype = argv[1];
+    ++argv;  // the rest as before the DTYPE argument
     std::vector<int> cu;
     for (const char *p = argv[5]; *p;) {
         cu.push_back(std::atoi(p));
@@ -50,10 +77,11 @@ int main(int argc, char **argv) {
     const bool causal = std::atoi(argv[9]) != 0;
     const double scale = std::strtod(argv[10], nullptr);
     const size_t total = size_t(cu.back());
-    const std::vector<double> q = read_bf16(argv[1], total * nheads * hd);
-    const std::vector<double> k = read_bf16(argv[2], total * nkv * hd);
-    const std::vector<double> v = read_bf16(argv[3], total * nkv * hd);
-    std::vector<double> o(total * nheads * hd, 0.0);
+    const std::vector<double> q = read_values(dtype, argv[1], total * nheads * hd);
+    const std::vector<double> k = read_values(dtype, argv[2], total * nkv * hd);
+    const std::vector<double> v = read_values(dtype, argv[3], total * nkv * hd);
+    const char *wabs_path = argc == 13 ? argv[11] : nullptr;
+    std::vector<double> o(total * nheads * hd, 0.0), wabs(wabs_path ? o.size() : 0, 0.0);
     const int group = nheads / nkv;
     std::vector<double> s;
     for (size_t b = 0; b + 1 < cu.size(); ++b) {
@@ -79,15 +107,13 @@ int main(int argc, char **argv) {
                     const double *vj = &v[(size_t(start + j) * nkv + kh) * hd];
                     const double p = s[j] / sum;
                     for (int d = 0; d < hd; ++d) oi[d] += p * vj[d];
+                    if (wabs_path)
+                        for (int d = 0; d < hd; ++d) wabs[oi - o.data() + d] += p * std::fabs(vj[d]);
                 }
             }
         }
     }
-    FILE *f = std::fopen(argv[4], "wb");
-    if (!f || std::fwrite(o.data(), sizeof(double), o.size(), f) != o.size()) {
-        std::fprintf(stderr, "attention_ref: cannot write %s\n", argv[4]);
-        return 2;
-    }
-    std::fclose(f);
+    write_doubles(argv[4], o);
+    if (wabs_path) write_doubles(wabs_path, wabs);
     return 0;
 }
