@@ -1005,6 +1005,8 @@ private:
             case isa::sync_note::landing_begin: landing_ = true; e.kind = sync_kind::landing_begin; break;
             case isa::sync_note::landing_end: landing_ = false; e.kind = sync_kind::landing_end; break;
             case isa::sync_note::landing_copy: e.kind = sync_kind::landing_copy; e.tag = address; break;
+            case isa::sync_note::wgmma_commit: e.kind = sync_kind::wgmma_commit; e.tag = address; break;
+            case isa::sync_note::wgmma_wait: e.kind = sync_kind::wgmma_wait; e.tag = address; break;
             case isa::sync_note::async_proxy_begin:
                 async_proxy_ = true;
                 async_transfer_ = arg;

@@ -38,6 +38,8 @@ enum class sync_note : uint8_t {
     landing_copy,      // the next landing stores are the copy whose issue returned tag `address`
     async_proxy_begin, // accesses until async_proxy_end are the async proxy's (bulk and tensor copies' sources, wgmma operands); arg: the transfer's bytes
     async_proxy_end,
+    wgmma_commit,      // wgmma.commit_group closed the warp's `address`-th group
+    wgmma_wait,        // wgmma.wait_group completed the warpgroup's groups up to the `address`-th
 };
 
 struct exec_context {

@@ -28,6 +28,7 @@ void commit_handler(exec_context& c, const exec_instruction&, uint32_t mask) {
     st.groups.push_back(std::move(st.open));
     st.open.clear();
     ++st.committed;
+    c.note(sync_note::wgmma_commit, mask, st.committed);
     c.wgmma_committed();
 }
 
@@ -35,7 +36,10 @@ void wait_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!whole_warp(c, mask, "wgmma.wait_group")) return;
     wgmma_warp_state& st = c.wgmma_state();
     const uint64_t keep = static_cast<uint64_t>(ins.ops[0].imm);
-    if (st.committed > keep && !c.wgmma_warpgroup_issued(st.committed - keep, mask)) return; // asleep; runs again
+    if (st.committed > keep) {
+        if (!c.wgmma_warpgroup_issued(st.committed - keep, mask)) return; // asleep; runs again
+        c.note(sync_note::wgmma_wait, mask, st.committed - keep);
+    }
     while (st.groups.size() > keep) {
         for (const wgmma_write& w : st.groups.front())
             for (uint32_t lane = 0; lane < warp_size; ++lane) c.reg(w.slot, lane) = w.value[lane];
