@@ -24,11 +24,15 @@ struct finding {
     uint32_t size = 0;              // bytes of the access (or of the leaked block)
     std::string ptx_file, source_file;
     uint32_t ptx_line = 0, source_line = 0;
+    // For code inlined into source_file:source_line (a .loc with inlined_at):
+    // the innermost line, which the text report adds as "inlined from".
+    std::string inlined_file;
+    uint32_t inlined_line = 0;
     sim::dim3 block{0, 0, 0}, thread{0, 0, 0};
     // Races: the other access of the pair (the earlier one in the run).
     bool has_other = false;
-    std::string other_ptx_file, other_source_file;
-    uint32_t other_ptx_line = 0, other_source_line = 0;
+    std::string other_ptx_file, other_source_file, other_inlined_file;
+    uint32_t other_ptx_line = 0, other_source_line = 0, other_inlined_line = 0;
     uint32_t other_size = 0;
     sim::dim3 other_block{0, 0, 0}, other_thread{0, 0, 0};
     std::string headline;           // the first text line, e.g. "Invalid __global__ write of size 4 bytes"

@@ -19,6 +19,8 @@ finding finding_at(const std::string& tool, const std::string& kernel, const loc
         f.ptx_line = r.ptx_line;
         f.source_file = r.source_file;
         f.source_line = r.source_line;
+        f.inlined_file = r.inlined_file;
+        f.inlined_line = r.inlined_line;
     }
     return f;
 }
@@ -32,6 +34,8 @@ void set_other(finding& f, const locator* locate, int32_t function_id, uint32_t 
         f.other_ptx_line = r.ptx_line;
         f.other_source_file = r.source_file;
         f.other_source_line = r.source_line;
+        f.other_inlined_file = r.inlined_file;
+        f.other_inlined_line = r.inlined_line;
     }
     f.other_block = block;
     f.other_thread = thread;
