@@ -203,15 +203,15 @@ class Fa3Gqa:
     bound = staticmethod(bound_bf16_p)
     probe = True  # the wrapper adds ptxsim_probe
 
-    def wrapper(self):
+    def wrapper(self, case):
         return ('#include "%s"\n#include <cstddef>\n'
                 "// ours: layout figures read back from the PTX by attention.py\n"
                 "__device__ unsigned long long ptxsim_probe[3] = {sizeof(SharedStorage), "
                 "sizeof(FlashFwdParams), offsetof(FlashFwdParams, tma_Q)};\n" % self.source)
 
     def shape(self, case):
-        return "seqlens=%s h=%d/%d d=%d grid=%d" % (case["seqlens"], case["nheads"], case["nkv"], self.headdim,
-                                                   case["grid"])
+        return "seqlens=%s h=%d/%d d=%d grid=%d%s" % (case["seqlens"], case["nheads"], case["nkv"], self.headdim,
+                                                     case["grid"], "" if case.get("causal", 1) else " non-causal")
 
     def prepare(self, case, probe, ptx, work):
         smem_bytes, params_bytes, tma_offset = probe
@@ -258,7 +258,7 @@ class Fa3Gqa:
             {"buffer": "cu_seqlens"}, {"buffer": "cu_seqlens"}, {"u64": 0}, {"u64": 0},
             {"s32": total}, {"s32": total}, {"s32": max_len}, {"s32": max_len},
             {"s32": batch}, {"s32": nheads}, {"s32": nkv}, {"s32": hd},
-            {"s32": 1}, {"f32": f32(scale * f32(math.log2(math.e)))},
+            {"s32": case.get("causal", 1)}, {"f32": f32(scale * f32(math.log2(math.e)))},
             {"buffer": "lse"}, {"s64": total},
             {"buffer": "semaphore"},
             {"buffer": "meta"}, {"buffer": "meta", "offset": 4 * b_rounded},
@@ -300,27 +300,27 @@ class SageInt8Fp8:
     folder = "sage"
     source = "csrc/qattn/qk_int_sv_f8_cuda_sm90.cuh"
     features = ("int8 Q/K + fp8 e4m3 P/V; wgmma s8 SS + e4m3 RS; cvt e4m3x2 satfinite; TMA 4D uint8 "
-                "128B-swizzle; mbarrier phase reuse; causal")
+                "128B-swizzle; mbarrier phase reuse")
     flags = ["-O3", "-std=c++17"]
     headdim = 128
     cta_q, cta_k = 64, 128
     bound = staticmethod(bound_fp8_p)
     probe = False  # sizes are the host code's constants
     kernel = ("qk_int8_sv_f8_attn_kernel<64, 128, 128, 128, QuantGranularity::kPerWarp, QuantGranularity::kPerWarp, "
-              "nv_bfloat16, MaskMode::kCausal, false, true>")
+              "nv_bfloat16, MaskMode::%s, false, true>")
 
-    def wrapper(self):
+    def wrapper(self, case):
         # ours: the instantiation the authors' dispatcher makes for sm90 (CTA_Q 64, CTA_K 128, 128 threads,
         # head dim 128, per-warp Q/K quantisation, bf16 output, causal, fused V scale)
         return ('#include "%s"\n'
                 "template __global__ void %s(const __grid_constant__ CUtensorMap, const __grid_constant__ "
                 "CUtensorMap, const __grid_constant__ CUtensorMap, float*, float*, float*, nv_bfloat16*, float*, "
                 "uint32_t, uint32_t, uint32_t, const uint32_t, const uint32_t, const uint32_t, float);\n"
-                % (self.source, self.kernel))
+                % (self.source, self.kernel % ("kCausal" if case.get("causal", 1) else "kNone")))
 
     def shape(self, case):
-        return "batch=%d seqlen=%d h=%d/%d d=%d" % (case["batch"], case["seqlen"], case["nheads"], case["nkv"],
-                                                    self.headdim)
+        return "batch=%d seqlen=%d h=%d/%d d=%d%s" % (case["batch"], case["seqlen"], case["nheads"], case["nkv"],
+                                                      self.headdim, "" if case.get("causal", 1) else " non-causal")
 
     def prepare(self, case, probe, ptx, work):
         B, S, H, KH, seed = case["batch"], case["seqlen"], case["nheads"], case["nkv"], case["seed"]
@@ -459,6 +459,9 @@ CASES = [
     {"kernel": "fa3-gqa-hopper", "seqlens": [200, 384], "nheads": 2, "nkv": 1, "grid": 3, "seed": 2},
     {"kernel": "sage-qk-int8-pv-fp8-sm90", "batch": 2, "seqlen": 200, "nheads": 4, "nkv": 2, "seed": 3},
     {"kernel": "sage-qk-int8-pv-fp8-sm90", "batch": 1, "seqlen": 320, "nheads": 2, "nkv": 2, "seed": 4},
+    # without the causal mask: fa3's is_causal = 0 path, SageAttention's MaskMode::kNone instantiation
+    {"kernel": "fa3-gqa-hopper", "seqlens": [150, 260], "nheads": 2, "nkv": 2, "grid": 4, "seed": 5, "causal": 0},
+    {"kernel": "sage-qk-int8-pv-fp8-sm90", "batch": 1, "seqlen": 190, "nheads": 2, "nkv": 1, "seed": 6, "causal": 0},
 ]
 
 
@@ -476,7 +479,7 @@ def run_case(kernel, case, args, ref_tool):
     if not os.path.exists(os.path.join(src_dir, kernel.source)):
         row["result"] = "missing source %s" % os.path.join(src_dir, kernel.source)
         return row
-    ptx = compile_ptx(kernel.wrapper(), src_dir, work, kernel.name, kernel.flags)
+    ptx = compile_ptx(kernel.wrapper(case), src_dir, work, kernel.name, kernel.flags)
     probe = read_probe(ptx, "ptxsim_probe") if kernel.probe else None
     launch, ref_in = kernel.prepare(case, probe, ptx, work)
     launch_path = os.path.join(work, "launch.json")
@@ -495,7 +498,7 @@ def run_case(kernel, case, args, ref_tool):
     hd, nheads, nkv, cu = ref_in["hd"], ref_in["nheads"], ref_in["nkv"], ref_in["cu"]
 
     def reference(causal):
-        path = os.path.join(work, "ref%s.f64" % ("" if causal else "-noncausal"))
+        path = os.path.join(work, "ref%s.f64" % ("-causal" if causal else "-noncausal"))
         wabs_path = os.path.join(work, "wabs.f64")
         cmd = [ref_tool, ref_in["dtype"]] + [os.path.join(work, f) for f in ref_in["files"]] + [
             path, ",".join(map(str, cu)), str(nheads), str(nkv), str(hd), "1" if causal else "0",
@@ -514,10 +517,11 @@ def run_case(kernel, case, args, ref_tool):
     with open(os.path.join(work, "o.bin"), "rb") as f:
         o.frombytes(f.read())
     layout = (nheads, nkv, hd, cu)
-    ref, wabs = reference(True)
+    causal = bool(case.get("causal", 1))
+    ref, wabs = reference(causal)
     max_abs, worst, bad, where = compare(o, ref, wabs, ref_in["v"], layout, kernel.bound)
-    # control: the same check against the non-causal result must fail, or it proves nothing
-    ref_nc, wabs_nc = reference(False)
+    # control: the same check against the other mask's result must fail, or it proves nothing
+    ref_nc, wabs_nc = reference(not causal)
     control_bad = compare(o, ref_nc, wabs_nc, ref_in["v"], layout, kernel.bound)[2]
     row.update(max_abs=max_abs, worst=worst, bad=bad, where=where, control_bad=control_bad, elements=len(ref))
     row["result"] = "match" if bad == 0 else "MISMATCH (%d of %d elements)" % (bad, len(ref))
