@@ -1920,7 +1920,8 @@ private:
             where += mbarrier_note(cta, *w);
             for (auto [sw, lanes] : cta.wgmma_sleepers)
                 if (sw == w.get() && (lanes & w->waiting)) {
-                    where += fmt::format(" (wgmma.wait_group: waits for the other warps of its warpgroup to commit {} wgmma groups)",
+                    where += fmt::format(" (wgmma.wait_group: waits for the other warps of its warpgroup to commit the groups it "
+                                         "completes; it has committed {})",
                                          w->wgmma ? w->wgmma->committed : 0);
                     break;
                 }
