@@ -528,12 +528,35 @@ def run_case(kernel, case, args, ref_tool):
     return row
 
 
+def check_case(work, args):
+    """`ptxsim check --tool all` on the case's launch file: its distinct
+    findings by tool and kind, and the error count with folded repeats."""
+    report = os.path.join(work, "check.json")
+    t0 = time.monotonic()
+    rc, out = run([args.ptxsim, "check", "--tool", "all", "--report-json", report, "launch.json"], cwd=work)
+    wall = time.monotonic() - t0
+    with open(os.path.join(work, "check.log"), "w") as f:
+        f.write(out)
+    try:
+        with open(report) as f:
+            j = json.load(f)
+    except (OSError, ValueError):
+        return "no report (exit %d), see %s" % (rc, os.path.join(work, "check.log"))
+    kinds = {}
+    for f in j.get("findings", []):
+        key = "%s %s" % (f.get("tool", "?"), f.get("kind", "?"))
+        kinds[key] = kinds.get(key, 0) + 1
+    what = ", ".join("%d %s" % (n, k) for k, n in sorted(kinds.items())) or "no finding"
+    return "%s (%s errors counting folded repeats; %.0f s)" % (what, j.get("summary", {}).get("errors", "?"), wall)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True, help="folder with the fetched sources (one subfolder per kernel)")
     ap.add_argument("--ptxsim", default=os.path.join(REPO, "build", "tools", "ptxsim"))
     ap.add_argument("--work", default=None, help="scratch folder (default: SRC/run)")
     ap.add_argument("--only", default=None, help="run only cases whose tag contains this")
+    ap.add_argument("--check", action="store_true", help="also run `ptxsim check --tool all` on each case")
     args = ap.parse_args()
     args.work = args.work or os.path.join(args.src, "run")
     os.makedirs(args.work, exist_ok=True)
@@ -549,6 +572,9 @@ def main():
         row = run_case(kernel, case, args, ref_tool)
         rows.append(row)
         print("  %s" % row["result"], flush=True)
+        if args.check and "wall" in row:
+            row["check"] = check_case(os.path.join(args.work, tag), args)
+            print("  check: %s" % row["check"], flush=True)
 
     print()
     print("| kernel | features | shape | max abs error | worst err/bound | result | control | ptxsim wall |")
@@ -564,6 +590,9 @@ def main():
                                                           r.get("shape", ""), r["result"],
                                                           "%.1f s" % r["wall"] if "wall" in r else "-"))
         ok = ok and r["result"] == "match" and r["control_bad"] > 0
+    for r in rows:
+        if "check" in r:
+            print("%s: ptxsim check --tool all: %s" % (r["tag"], r["check"]))
     for r in rows:
         if r.get("where"):
             t, h, d, got, want = r["where"]
