@@ -130,7 +130,9 @@ watched_run rerun_watching(const models::gpu_model& model, const sim::launch_fil
 
 std::string where(const sim::fault_report& r) {
     std::string s = fmt::format("{}:{}", r.ptx_file, r.ptx_line);
-    if (!r.source_file.empty()) s += fmt::format(" ({}:{})", r.source_file, r.source_line);
+    if (!r.source_file.empty() && r.inlined_file.empty()) s += fmt::format(" ({}:{})", r.source_file, r.source_line);
+    else if (!r.source_file.empty())
+        s += fmt::format(" ({}:{}, inlined from {}:{})", r.source_file, r.source_line, r.inlined_file, r.inlined_line);
     return s;
 }
 
@@ -171,6 +173,8 @@ finding output_finding(const models::gpu_model& model, const sim::launch_file& f
         g.ptx_line = w.where.ptx_line;
         g.source_file = w.where.source_file;
         g.source_line = w.where.source_line;
+        g.inlined_file = w.where.inlined_file;
+        g.inlined_line = w.where.inlined_line;
         g.block = w.site.block;
         g.thread = w.site.thread;
         g.details.push_back(fmt::format("byte {} of buffer '{}' was last written here under {}, by {} of {} bytes", d.offset,

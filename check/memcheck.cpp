@@ -160,6 +160,8 @@ void memcheck::launch_end(const sim::launch_event& e, const sim::launch_result& 
         f.ptx_line = fr.ptx_line;
         f.source_file = fr.source_file;
         f.source_line = fr.source_line;
+        f.inlined_file = fr.inlined_file;
+        f.inlined_line = fr.inlined_line;
         f.kind = dashed(fr.kind);
         f.address = fr.address;
         f.has_address = fr.has_address;

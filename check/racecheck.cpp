@@ -40,6 +40,7 @@ void racecheck::launch_begin(const sim::launch_event& e) {
     barriers_.clear();
     mbarriers_.clear();
     clusters_.clear();
+    wgmma_commits_.clear();
     sc_fences_.clear();
 }
 
@@ -52,6 +53,7 @@ void racecheck::launch_end(const sim::launch_event&, const sim::launch_result&) 
     barriers_.clear();
     mbarriers_.clear();
     clusters_.clear();
+    wgmma_commits_.clear();
     sc_fences_.clear();
 }
 
@@ -356,6 +358,30 @@ void racecheck::sync(const sim::sync_event& e) {
         for (uint32_t m = e.mask; m; m &= m - 1) {
             const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
             for (uint32_t k = 0; k < 32; ++k) w.lane_vc[l][k] = std::max(w.lane_vc[l][k], w.cluster_lanes[k]);
+        }
+        return;
+    }
+    case sim::sync_kind::wgmma_commit: { // the group's operand reads happened before its completion
+        auto& recent = wgmma_commits_[e.site.cta << 16 | e.site.warp];
+        recent.emplace_back(e.tag, w.vc);
+        if (recent.size() > 16) recent.pop_front();
+        release(w);
+        return;
+    }
+    case sim::sync_kind::wgmma_wait: { // the warpgroup's groups up to e.tag completed: every warp's reads for them
+        const uint32_t first = e.site.warp & ~3u;
+        for (uint32_t i = first; i < first + 4; ++i) {
+            if (i == e.site.warp) continue;
+            auto it = wgmma_commits_.find(e.site.cta << 16 | i);
+            if (it == wgmma_commits_.end()) continue;
+            // The clock at that warp's commit of group e.tag; when the warp
+            // ran more than 16 groups ahead, its oldest kept commit (a later
+            // clock: it can hide a race, never invent one).
+            for (const auto& [n, clock] : it->second)
+                if (n >= e.tag) {
+                    w.vc.join(clock);
+                    break;
+                }
         }
         return;
     }

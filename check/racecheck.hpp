@@ -22,6 +22,7 @@
 // is not strong for the race test (CUDA C++'s reading of `volatile`).
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -138,6 +139,10 @@ private:
     std::unordered_map<uint64_t, barrier_phase> barriers_;     // by CTA and barrier id
     std::unordered_map<uint64_t, mbarrier_state> mbarriers_;   // by owning CTA and offset
     std::unordered_map<uint64_t, cluster_barrier> clusters_;   // by the cluster's first CTA
+    // wgmma.commit_group: a warp's clock at its recent commits (group
+    // count, clock), which another warp's wait_group that completes that
+    // group acquires; by CTA << 16 | warp.
+    std::unordered_map<uint64_t, std::deque<std::pair<uint64_t, vector_clock>>> wgmma_commits_;
     // fence.sc: morally strong ones are totally ordered and each
     // synchronises with the next, so each joins and extends one clock per
     // scope instance (a CTA, a cluster, the device).

@@ -260,6 +260,7 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
         case sim::wait_kind::cluster_barrier: what = "the cluster barrier"; break;
         case sim::wait_kind::registers: what = "registers another warpgroup has not released (setmaxnreg)"; break;
         case sim::wait_kind::spin: what = "memory that no live thread changes (a loop back in the same state)"; break;
+        case sim::wait_kind::warpgroup_mma: what = "the other warps of its warpgroup to issue the wgmmas it waits for (wgmma.wait_group)"; break;
         }
         const bool spins = std::any_of(e.waits.begin(), e.waits.end(), [](const auto& o) { return o.on == sim::wait_kind::spin; });
         f.headline = fmt::format("Deadlock: every warp is {}; {} of warp {} {}{} here for {}", spins ? "blocked or spinning" : "blocked",

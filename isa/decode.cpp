@@ -197,6 +197,7 @@ private:
             } else if (v.space == state_space::shared) {
                 if (v.link == linkage::extern_) {
                     extern_shared_.push_back(v.name);
+                    extern_shared_align_ = std::max(extern_shared_align_, align);
                     continue;
                 }
                 shared_top_ = align_up(shared_top_, align);
@@ -210,11 +211,19 @@ private:
             }
         }
         // Dynamic shared memory starts after every static variable; nvcc
-        // declares it at module scope (.extern .shared .b8 smem[]).
+        // declares it at module scope (.extern .shared .align 16 .b8 smem[]).
+        // Its start honours the largest alignment any declaration asks for
+        // (__align__(128) for TMA and wgmma buffers), at least 16 bytes as
+        // CUDA guarantees; the padding before it counts as static memory, as
+        // ptxas counts it, so that the whole dynamic size fits after it.
         for (const auto& item : m_.items)
             if (auto vp = std::get_if<const var_decl*>(&item.node))
-                if ((*vp)->space == state_space::shared && (*vp)->link == linkage::extern_) extern_shared_.push_back((*vp)->name);
-        for (symbol s : extern_shared_) vars_[s] = {space::shared, align_up(shared_top_, 16)};
+                if ((*vp)->space == state_space::shared && (*vp)->link == linkage::extern_) {
+                    extern_shared_.push_back((*vp)->name);
+                    extern_shared_align_ = std::max(extern_shared_align_, (*vp)->align ? (*vp)->align : 1u);
+                }
+        if (!extern_shared_.empty()) shared_top_ = align_up(shared_top_, extern_shared_align_);
+        for (symbol s : extern_shared_) vars_[s] = {space::shared, shared_top_};
     }
 
     void index_labels(list<statement> stmts, uint32_t& count) {
@@ -641,6 +650,7 @@ private:
     std::unordered_map<const statement*, std::unordered_map<symbol, uint32_t>> labels_;
     std::unordered_map<symbol, std::pair<space, uint64_t>> vars_;
     std::vector<symbol> extern_shared_;
+    uint32_t extern_shared_align_ = 16;
     std::unordered_map<symbol, uint32_t> param_sizes_;
     std::unordered_map<const var_decl*, var_place> placed_; // block-declared variables, by declaration
     std::unordered_set<symbol> prototypes_;

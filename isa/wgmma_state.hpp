@@ -24,6 +24,7 @@ using wgmma_group = std::vector<wgmma_write>;
 struct wgmma_warp_state {
     wgmma_group open;                 // issued since the last commit_group
     std::deque<wgmma_group> groups;   // committed, oldest first
+    uint64_t committed = 0;           // commit_groups so far, for the warpgroup rendezvous of wait_group
     bool empty() const { return open.empty() && groups.empty(); }
     // The newest pending value of register `slot`, or nullptr: a wgmma that
     // accumulates into registers an earlier, unfinished one writes must see

@@ -166,6 +166,8 @@ struct cta_state {
     // the warps (and lanes) waiting in an .inc for more.
     uint64_t free_registers = 0;
     std::vector<std::pair<warp_state*, uint32_t>> register_sleepers;
+    // wgmma.wait_group: warps (and lanes) waiting for the rest of their warpgroup to issue.
+    std::vector<std::pair<warp_state*, uint32_t>> wgmma_sleepers;
     // Lanes asleep in mbarrier.try_wait, by mbarrier.
     std::unordered_map<uint64_t, std::vector<std::pair<warp_state*, uint32_t>>> mbarrier_sleepers;
     bool done() const {
@@ -715,6 +717,7 @@ private:
             w.exited |= exited;
             w.cta->exited_threads += static_cast<uint32_t>(__builtin_popcount(exited));
             release_barriers_if_possible(*w.cta);
+            if (w.done()) wake_wgmma_sleepers(*w.cta); // a warp that left no longer holds back its warpgroup
             // An exited thread no longer takes part in barrier.cluster.
             cluster_state& cl = *w.cta->cluster;
             cl.exited_threads += static_cast<uint32_t>(__builtin_popcount(exited));
@@ -1008,6 +1011,8 @@ private:
             case isa::sync_note::landing_begin: landing_ = true; e.kind = sync_kind::landing_begin; break;
             case isa::sync_note::landing_end: landing_ = false; e.kind = sync_kind::landing_end; break;
             case isa::sync_note::landing_copy: e.kind = sync_kind::landing_copy; e.tag = address; break;
+            case isa::sync_note::wgmma_commit: e.kind = sync_kind::wgmma_commit; e.tag = address; break;
+            case isa::sync_note::wgmma_wait: e.kind = sync_kind::wgmma_wait; e.tag = address; break;
             case isa::sync_note::async_proxy_begin:
                 async_proxy_ = true;
                 async_transfer_ = arg;
@@ -1726,6 +1731,30 @@ private:
         return true;
     }
 
+    bool wgmma_warpgroup_issued(uint64_t groups, uint32_t mask) override {
+        warp_state& w = *cur_;
+        cta_state& cta = *w.cta;
+        const uint32_t first = w.index & ~3u;
+        for (uint32_t i = first; i < first + 4 && i < cta.warps.size(); ++i) {
+            const warp_state& other = *cta.warps[i];
+            if (i == w.index || other.done()) continue;
+            if (!other.wgmma || other.wgmma->committed < groups) {
+                w.waiting |= mask;
+                cta.wgmma_sleepers.push_back({&w, mask});
+                rewind_ |= mask;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void wgmma_committed() override { wake_wgmma_sleepers(*cur_->cta); }
+
+    static void wake_wgmma_sleepers(cta_state& cta) {
+        for (auto [sw, lanes] : cta.wgmma_sleepers) sw->waiting &= ~lanes; // they look again
+        cta.wgmma_sleepers.clear();
+    }
+
     // Nothing in this thread's CTAs can run: the time limit of every
     // try_wait sleeper passes, and each returns false. True if there were any.
     bool time_out_sleepers(const std::deque<std::unique_ptr<cluster_state>>& live) {
@@ -1841,6 +1870,7 @@ private:
                         }
                     }
                 for (auto [w, lanes] : cta->register_sleepers) add(*w, lanes & w->waiting, wait_kind::registers, false);
+                for (auto [w, lanes] : cta->wgmma_sleepers) add(*w, lanes & w->waiting, wait_kind::warpgroup_mma, false);
                 for (const auto& w : cta->warps) // lanes at a warp-synchronous instruction, grouped by PC
                     for (uint32_t rest = w->sync_wait & ~w->exited; rest;) {
                         const uint32_t pc = w->pc[static_cast<uint32_t>(__builtin_ctz(rest))];
@@ -1906,6 +1936,13 @@ private:
             if (req_.locate) req_.locate(static_cast<int32_t>(pc >> 20), f.code[idx].pos, at);
             where += fmt::format("{}warp {} waits at {}:{}", where.empty() ? "" : "; ", w->index, at.ptx_file, at.ptx_line);
             where += mbarrier_note(cta, *w);
+            for (auto [sw, lanes] : cta.wgmma_sleepers)
+                if (sw == w.get() && (lanes & w->waiting)) {
+                    where += fmt::format(" (wgmma.wait_group: waits for the other warps of its warpgroup to commit the groups it "
+                                         "completes; it has committed {})",
+                                         w->wgmma ? w->wgmma->committed : 0);
+                    break;
+                }
         }
         if (const auto& w0 = cta.warps.front()) {
             uint32_t t = w0->index * warp_size;

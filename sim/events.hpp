@@ -140,6 +140,8 @@ enum class sync_kind : uint8_t {
     cluster_arrive,   // barrier.cluster.arrive (`order`: release, or relaxed)
     cluster_release,  // a phase of the cluster barrier completed (`owner`: the cluster's first CTA)
     cluster_wait,     // barrier.cluster.wait passed (acquire)
+    wgmma_commit,     // wgmma.commit_group closed the warp's `tag`-th group (release)
+    wgmma_wait,       // wgmma.wait_group completed groups up to the `tag`-th of every warp of the warpgroup (acquire)
 };
 
 struct sync_event {
@@ -152,7 +154,7 @@ struct sync_event {
     uint64_t owner = 0, offset = 0;
     bool completed = false;
     uint32_t parity = 0;
-    uint64_t tag = 0;  // landing_copy
+    uint64_t tag = 0;  // landing_copy; wgmma_commit, wgmma_wait: a group count
 };
 
 // malloc() in a kernel: `address` is 0 when the heap refused.
@@ -200,6 +202,7 @@ enum class wait_kind : uint8_t {
     cluster_barrier, // barrier.cluster.wait
     registers,       // setmaxnreg.inc, for registers another warpgroup has not released
     spin,            // running, in a loop that came back to the same state with memory unchanged (a livelock)
+    warpgroup_mma,   // wgmma.wait_group, for other warps of its warpgroup to issue the wgmmas it waits for
 };
 
 struct blocked_lanes {

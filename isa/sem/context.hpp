@@ -38,6 +38,8 @@ enum class sync_note : uint8_t {
     landing_copy,      // the next landing stores are the copy whose issue returned tag `address`
     async_proxy_begin, // accesses until async_proxy_end are the async proxy's (bulk and tensor copies' sources, wgmma operands); arg: the transfer's bytes
     async_proxy_end,
+    wgmma_commit,      // wgmma.commit_group closed the warp's `address`-th group
+    wgmma_wait,        // wgmma.wait_group completed the warpgroup's groups up to the `address`-th
 };
 
 struct exec_context {
@@ -157,6 +159,18 @@ struct exec_context {
     // .dec refills it; they then run the instruction again. False after a
     // located fault (a count on the wrong side of the current one).
     virtual bool set_max_registers(uint32_t count, bool increase, uint32_t mask) = 0;
+    // wgmma.wait_group: the groups it completes are warpgroup-wide operations
+    // (the GPU runs a warpgroup's wgmma as one MMA over its 64 rows), so they
+    // finish only once every warp of the warpgroup has issued them: code
+    // such as CUTLASS's and FlashAttention-3's pipelines releases a shared
+    // buffer to its producer after one warp's wait. True when every other
+    // warp of the current warp's warpgroup that has not exited has committed
+    // at least `groups` groups; otherwise the lanes in `mask` sleep until
+    // one of them commits or exits, and then run the instruction again.
+    virtual bool wgmma_warpgroup_issued(uint64_t /*groups*/, uint32_t /*mask*/) { return true; }
+    // wgmma.commit_group closed a group: warps of the warpgroup asleep in
+    // wait_group look again.
+    virtual void wgmma_committed() {}
 
     // Thread-block clusters. barrier.cluster.arrive: the lanes in `mask`
     // arrive at the cluster barrier (a lane must wait before it arrives again).

@@ -4,6 +4,11 @@
 // wait_group N lands the register writes of every committed group but the
 // newest N. Operations not yet committed stay pending.
 //
+// The groups a wait_group completes are the warpgroup's: it also waits until
+// the other warps of the warpgroup have committed as many groups
+// (exec_context::wgmma_warpgroup_issued), as the GPU's wait returns only
+// when the warpgroup's MMA, which needs every warp's issue, is done.
+//
 // wgmma.fence orders register and shared-memory accesses before a wgmma on
 // the GPU; here a wgmma reads its operands when issued and the engine runs
 // a warp's instructions in order, so the fence changes no value.
@@ -22,12 +27,19 @@ void commit_handler(exec_context& c, const exec_instruction&, uint32_t mask) {
     wgmma_warp_state& st = c.wgmma_state();
     st.groups.push_back(std::move(st.open));
     st.open.clear();
+    ++st.committed;
+    c.note(sync_note::wgmma_commit, mask, st.committed);
+    c.wgmma_committed();
 }
 
 void wait_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!whole_warp(c, mask, "wgmma.wait_group")) return;
     wgmma_warp_state& st = c.wgmma_state();
     const uint64_t keep = static_cast<uint64_t>(ins.ops[0].imm);
+    if (st.committed > keep) {
+        if (!c.wgmma_warpgroup_issued(st.committed - keep, mask)) return; // asleep; runs again
+        c.note(sync_note::wgmma_wait, mask, st.committed - keep);
+    }
     while (st.groups.size() > keep) {
         for (const wgmma_write& w : st.groups.front())
             for (uint32_t lane = 0; lane < warp_size; ++lane) c.reg(w.slot, lane) = w.value[lane];

@@ -57,6 +57,35 @@ TEST(check_report, json_uses_null_for_missing_source_and_address) {
     EXPECT_EQ(j["summary"]["errors"], 1);
 }
 
+// Code inlined into a kernel (a __device__ body the kernel calls, or a CUDA
+// header) names both ends of its .loc chain, as ptxsim run's faults do, for
+// the access and for a race's other access; plain code names its line.
+TEST(check_report, inlined_code_names_the_call_site_and_the_inlined_line) {
+    report r;
+    finding f = make(10, 0x100, 1);
+    f.source_file = "k.cu";
+    f.source_line = 90;
+    f.inlined_file = "k.cu";
+    f.inlined_line = 12;
+    f.has_other = true;
+    f.other_ptx_file = "k.ptx";
+    f.other_ptx_line = 8;
+    f.other_source_file = "k.cu";
+    f.other_source_line = 90;
+    f.other_inlined_file = "k.cu";
+    f.other_inlined_line = 11;
+    r.add(f);
+    finding plain = make(20, 0x200, 2);
+    plain.source_file = "k.cu";
+    plain.source_line = 30;
+    r.add(plain);
+    std::ostringstream out;
+    r.print_text(out, 0);
+    EXPECT_NE(out.str().find("at k.ptx:10 (k.cu:90, inlined from k.cu:12) in kernel 'k'"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("and the access at k.ptx:8 (k.cu:90, inlined from k.cu:11) by thread"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("at k.ptx:20 (k.cu:30) in kernel 'k'"), std::string::npos) << out.str();
+}
+
 TEST(check_report, print_limit_zero_prints_everything) {
     report r;
     for (uint32_t line = 1; line <= 3; ++line) r.add(make(line, 0x100, 0));

@@ -134,6 +134,51 @@ END:
     EXPECT_EQ(out[0], 255u * 256 / 2);
 }
 
+// The dynamic shared-memory region starts where its .extern declaration's
+// alignment puts it (nvcc writes the __align__(128) that TMA and wgmma
+// buffers need), after the static variables, and all of it is addressable.
+// SageAttention's SM90 kernel has 24 static bytes of mbarriers before an
+// __align__(128) dynamic buffer that it fills with TMA.
+TEST(engine, dynamic_shared_memory_starts_at_its_declared_alignment) {
+    sim::device dev{h800()};
+    parser::diagnostics d;
+    std::string text = std::string(header) + R"(
+.extern .shared .align 128 .b8 dyn[];
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    .shared .align 8 .b8 bars[24];
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, dyn;
+    st.global.u32 [%rd1], %r1;
+    mov.u32 %r2, bars;
+    st.global.u32 [%rd1+4], %r2;
+    mov.u32 %r3, %dynamic_smem_size;
+    add.u32 %r4, %r1, %r3;
+    sub.u32 %r4, %r4, 4;
+    st.shared.u32 [%r4], 77;
+    ld.shared.u32 %r5, [%r4];
+    st.global.u32 [%rd1+8], %r5;
+    ret;
+})";
+    ASSERT_TRUE(dev.load_module_text("k.ptx", text, d)) << (d.all().empty() ? "" : d.all()[0].message);
+    std::string why;
+    auto kernel = dev.find_kernel("k", why);
+    ASSERT_TRUE(kernel) << why;
+    uint64_t buf = dev.allocate(12);
+    std::vector<uint32_t> out(3, 0);
+    dev.write(buf, out.data(), 12);
+    std::vector<uint8_t> params(8);
+    std::memcpy(params.data(), &buf, 8);
+    auto r = dev.launch(*kernel, {1}, {1}, 4096, params, {}, d);
+    ASSERT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
+    dev.read(buf, out.data(), 12);
+    EXPECT_EQ(out[0] % 128, 0u) << "dynamic shared memory at " << out[0];
+    EXPECT_GE(out[0], out[1] + 24) << "dynamic shared memory overlaps the static variables";
+    EXPECT_EQ(out[2], 77u);  // the last word of the 4096 dynamic bytes
+}
+
 // Lane 0 takes a lock in global memory; the other lanes of the same warp spin
 // on it. Independent thread scheduling must let lane 0 release it.
 TEST(engine, intra_warp_spin_lock_makes_progress) {

@@ -477,5 +477,118 @@ TEST(wgmma, illegal_forms_fault_with_the_reason) {
               "wgmma.mma_async with these types and shape is not supported");
 }
 
+
+// wgmma.wait_group completes warpgroup-wide operations: a warp's wait returns
+// only once the other warps of its warpgroup have committed as many groups,
+// as on the GPU, where code such as CUTLASS's and FlashAttention-3's
+// pipelines lets one warp release the shared buffer the whole warpgroup's
+// wgmmas read. Warps 1-3 spin first and record that they got to their
+// commit; warp 0 commits, waits and reads the records (empty groups count as
+// groups). Warps that have exited do not hold a wait back.
+namespace warpgroup {
+const char* body = R"(
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<8>;
+    .reg .pred %p<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    shr.u32 %r2, %r1, 5;            // warp
+    and.b32 %r3, %r1, 31;           // lane
+    setp.eq.u32 %p1, %r2, 0;
+    @%p1 bra WARP0;
+    setp.eq.u32 %p3, %r2, EXITING;  // this warp leaves without a wgmma
+    @%p3 bra DONE;
+    mov.u32 %r4, 0;
+SPIN:
+    add.u32 %r4, %r4, 1;
+    setp.lt.u32 %p2, %r4, 2000;
+    @%p2 bra SPIN;
+    mul.wide.u32 %rd2, %r2, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.volatile.global.u32 [%rd3], 1;
+    wgmma.fence.sync.aligned;
+    wgmma.commit_group.sync.aligned;
+    wgmma.wait_group.sync.aligned 0;
+    bra DONE;
+WARP0:
+    wgmma.fence.sync.aligned;
+    wgmma.commit_group.sync.aligned;
+    wgmma.wait_group.sync.aligned 0;
+    ld.volatile.global.u32 %r5, [%rd1+4];
+    ld.volatile.global.u32 %r6, [%rd1+8];
+    ld.volatile.global.u32 %r7, [%rd1+12];
+    add.u32 %r5, %r5, %r6;
+    add.u32 %r5, %r5, %r7;
+    setp.eq.u32 %p2, %r3, 0;
+    @%p2 st.global.u32 [%rd1+16], %r5;
+DONE:
+    ret;
+)";
+
+sim::launch_result run(int exiting_warp, std::vector<uint32_t>& out) {
+    parser::diagnostics d;
+    auto model = models::load_model(source_dir() + "/models/h800.json", d);
+    sim::device dev(*model);
+    std::string b = body;
+    b.replace(b.find("EXITING"), 7, std::to_string(exiting_warp));
+    std::string text = std::string(header) + ".visible .entry k(.param .u64 out)\n{\n" + b + "}\n";
+    EXPECT_TRUE(dev.load_module_text("wg.ptx", text, d));
+    std::string why;
+    auto k = dev.find_kernel("k", why);
+    uint64_t buf = dev.allocate(20);
+    out.assign(5, 0);
+    dev.write(buf, out.data(), 20);
+    std::vector<uint8_t> params(8);
+    std::memcpy(params.data(), &buf, 8);
+    auto r = dev.launch(*k, {1}, {128}, 0, params, {}, d);
+    dev.read(buf, out.data(), 20);
+    return r;
+}
+} // namespace warpgroup
+
+TEST(wgmma, wait_group_waits_for_the_rest_of_the_warpgroup_to_commit) {
+    std::vector<uint32_t> out;
+    auto r = warpgroup::run(99, out); // no warp exits early
+    ASSERT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
+    EXPECT_EQ(out[4], 3u) << "warp 0's wait returned before warps 1-3 committed";
+    r = warpgroup::run(2, out); // warp 2 leaves: warp 0 waits for warps 1 and 3 only
+    ASSERT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
+    EXPECT_EQ(out[4], 2u);
+    EXPECT_EQ(out[2], 0u);
+}
+
+// A warp of the warpgroup that never commits (here: it waits at a barrier
+// that needs warp 0, which waits for it) is a located deadlock that says so.
+TEST(wgmma, wait_group_for_a_warp_that_never_commits_is_a_deadlock) {
+    parser::diagnostics d;
+    auto model = models::load_model(source_dir() + "/models/h800.json", d);
+    sim::device dev(*model);
+    std::string text = std::string(header) + R"(.visible .entry k()
+{
+    .reg .b32 %r<4>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 32;
+    @%p1 bra WARP0;
+    bar.sync 1, 128;
+    wgmma.commit_group.sync.aligned;
+    ret;
+WARP0:
+    wgmma.commit_group.sync.aligned;
+    wgmma.wait_group.sync.aligned 0;
+    bar.sync 1, 128;
+    ret;
+})";
+    ASSERT_TRUE(dev.load_module_text("wgdl.ptx", text, d));
+    std::string why;
+    auto k = dev.find_kernel("k", why);
+    auto r = dev.launch(*k, {1}, {128}, 0, {}, {}, d);
+    ASSERT_TRUE(r.fault);
+    EXPECT_NE(r.fault->message.find("wgmma.wait_group: waits for the other warps of its warpgroup to commit the groups it "
+                                    "completes; it has committed 1"),
+              std::string::npos)
+        << r.fault->message;
+}
+
 } // namespace
 } // namespace ptxsim::test
