@@ -38,26 +38,13 @@ import subprocess
 import sys
 import time
 
+from numbers_fmt import bf16_bits, bf16_value, f32_round as f32  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
 # ---------------------------------------------------------------- numbers
-
-def f32(x):
-    """x rounded to float32, as the host code's float arithmetic rounds it."""
-    return struct.unpack("<f", struct.pack("<f", x))[0]
-
-
-def bf16_bits(x):
-    """float -> bf16 bits, round to nearest even (as __float2bfloat16_rn)."""
-    b = struct.unpack("<I", struct.pack("<f", x))[0]
-    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
-
-
-def bf16_value(bits):
-    return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
-
 
 def bf16_half_ulp(x):
     """Half a unit in the last place of bf16 (8 significant bits) at |x|."""

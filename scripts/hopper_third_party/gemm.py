@@ -48,6 +48,8 @@ import subprocess
 import sys
 import time
 
+from numbers_fmt import bf16_bits, bf16_value, f32_round  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
@@ -58,22 +60,6 @@ FASTCU_FLAGS = ["-std=c++17", "-O3", "-DNDEBUG", "-w", "--expt-relaxed-constexpr
 
 # --------------------------------------------------------------------------
 # number formats
-
-
-def f32_round(x):
-    """x (a Python float) rounded to the nearest f32, ties to even."""
-    return struct.unpack("<f", struct.pack("<f", x))[0]
-
-
-def bf16_bits(x):
-    """bf16 bits of x, rounded to nearest even (x finite)."""
-    u = struct.unpack("<I", struct.pack("<f", x))[0]
-    u += 0x7FFF + ((u >> 16) & 1)
-    return (u >> 16) & 0xFFFF
-
-
-def bf16_value(h):
-    return struct.unpack("<f", struct.pack("<I", h << 16))[0]
 
 
 def round_to_grid(v, mant_bits, min_exp):
