@@ -643,6 +643,8 @@ private:
         w.converged = true;
     }
 
+    bool at_aligned_barrier(uint32_t pc) const { return isa::sem::barrier_aligned(function_of(pc).code[pc & index_bits]); }
+
     // The scheduler's choice among the distinct PCs of the runnable lanes.
     uint32_t pick_group(warp_state& w, uint32_t runnable, explored_order& p) {
         std::array<uint32_t, warp_size> pcs;
@@ -652,6 +654,15 @@ private:
             if (std::find(pcs.begin(), pcs.begin() + n, pc) == pcs.begin() + n) pcs[n++] = pc;
         }
         if (n == 1) return pcs[0];
+        // A group at an aligned CTA barrier waits there for the others: the
+        // warp reaches a .aligned barrier together (reconverged), so no lane
+        // passes it while another lane of the warp is still before it.
+        uint32_t m = 0;
+        for (uint32_t k = 0; k < n; ++k)
+            if (!at_aligned_barrier(pcs[k])) pcs[m++] = pcs[k];
+        if (m == 0) m = n; // all at aligned barriers (synccheck judges a divergent one)
+        if (m == 1) return pcs[0];
+        n = m;
         uint32_t i = p.s.pick_group(std::span<const uint32_t>(pcs.data(), n));
         return pcs[std::min(i, n - 1)];
     }
@@ -661,6 +672,14 @@ private:
     // has waited longest, so a lane spinning on a lock held by another lane
     // of its warp cannot starve the holder.
     uint32_t pick_pc(warp_state& w, uint32_t runnable) {
+        // Lanes at an aligned CTA barrier wait there for the rest of the
+        // warp (see pick_group).
+        uint32_t elsewhere = 0;
+        for (uint32_t lanes = runnable; lanes; lanes &= lanes - 1) {
+            uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
+            if (!at_aligned_barrier(w.pc[l])) elsewhere |= 1u << l;
+        }
+        if (elsewhere) runnable = elsewhere;
         uint32_t lowest = UINT32_MAX, oldest_lane = 0;
         uint64_t oldest = UINT64_MAX;
         bool diverged = false;
