@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <optional>
 
 #include "isa/op_table.hpp"
@@ -89,6 +90,11 @@ struct warp_state {
     uint32_t exited = 0;
     uint32_t waiting = 0;        // lanes blocked at a barrier
     uint32_t sync_wait = 0;      // lanes waiting at a warp-synchronous instruction for the rest of their mask
+    // Lanes that exited while other lanes of the warp were held at an
+    // aligned CTA barrier (pick_pc/pick_group): they never reach it, so the
+    // barrier's arrival counts them as live lanes that did not arrive
+    // (synccheck: divergent-barrier), as if the held lanes had gone first.
+    uint32_t exited_past_aligned = 0;
     std::array<uint32_t, warp_size> pc{};    // function id << 20 | instruction index
     std::array<uint32_t, warp_size> depth{}; // call depth: 0 in the kernel
     std::array<std::vector<return_entry>, warp_size> returns;
@@ -733,6 +739,12 @@ private:
             rewind_ = 0;
         }
         if (exited) {
+            if constexpr (Observed)
+                for (uint32_t lanes = w.alive & ~w.exited & ~exited; lanes; lanes &= lanes - 1)
+                    if (at_aligned_barrier(w.pc[static_cast<uint32_t>(__builtin_ctz(lanes))])) {
+                        w.exited_past_aligned |= exited;
+                        break;
+                    }
             w.exited |= exited;
             w.cta->exited_threads += static_cast<uint32_t>(__builtin_popcount(exited));
             release_barriers_if_possible(*w.cta);
@@ -1268,9 +1280,10 @@ private:
             e.id = id;
             e.count = count;
             e.mask = mask;
-            e.live = cur_->alive & ~cur_->exited;
-            e.wait = wait;
             e.aligned = isa::sem::barrier_aligned(*cur_ins_);
+            e.live = cur_->alive & ~cur_->exited;
+            if (e.aligned) e.live |= std::exchange(cur_->exited_past_aligned, 0);
+            e.wait = wait;
             req_.options.observer->barrier(e);
             if (observer_stopped()) return;
         }
