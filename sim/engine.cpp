@@ -21,6 +21,7 @@
 #include "sim/device_heap.hpp"
 #include "sim/events.hpp"
 #include "sim/scheduler.hpp"
+#include "sim/state_hash.hpp"
 #include "sim/texture_table.hpp"
 
 namespace ptxsim::sim {
@@ -2017,20 +2018,6 @@ private:
         return hashable(live) && state_hash(live) == probe_.state && global_.fingerprint(memory) && memory == probe_.memory;
     }
 
-    // Eight bytes a step (registers dominate), then the tail byte by byte.
-    static uint64_t hash_bytes(uint64_t h, const void* p, size_t n) {
-        const auto* b = static_cast<const uint8_t*>(p);
-        size_t i = 0;
-        for (; i + 8 <= n; i += 8) {
-            uint64_t w;
-            std::memcpy(&w, b + i, 8);
-            h = (h ^ w) * 0x9E3779B97F4A7C15ull;
-            h ^= h >> 29;
-        }
-        for (; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
-        return h;
-    }
-
     static bool hashable(const std::deque<std::unique_ptr<cluster_state>>& live) {
         for (const auto& cl : live) {
             if (cl->ctas.size() != 1 || !cl->waiters.empty()) return false;
@@ -2044,7 +2031,7 @@ private:
 
     // A hash of everything that decides what the live warps do next.
     static uint64_t state_hash(const std::deque<std::unique_ptr<cluster_state>>& live) {
-        uint64_t h = 1469598103934665603ull;
+        uint64_t h = state_hash_seed;
         auto bytes = [&](const void* p, size_t n) { h = hash_bytes(h, p, n); };
         auto value = [&](auto v) { bytes(&v, sizeof v); };
         for (const auto& cl : live) {

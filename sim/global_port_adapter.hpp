@@ -9,6 +9,7 @@
 #include "memory/global_memory.hpp"
 #include "sim/device_heap.hpp"
 #include "sim/engine.hpp"
+#include "sim/state_hash.hpp"
 
 namespace ptxsim::sim {
 
@@ -40,18 +41,8 @@ public:
     std::string describe(uint64_t) override { return memory::describe(last_); }
     bool fingerprint(uint64_t& out) override {
         std::shared_lock lock(heap_.table_lock());
-        uint64_t h = 1469598103934665603ull; // over each live allocation's base, size and bytes, eight at a time
-        auto bytes = [&](const void* p, uint64_t n) {
-            const auto* b = static_cast<const uint8_t*>(p);
-            uint64_t i = 0;
-            for (; i + 8 <= n; i += 8) {
-                uint64_t w;
-                std::memcpy(&w, b + i, 8);
-                h = (h ^ w) * 0x9E3779B97F4A7C15ull;
-                h ^= h >> 29;
-            }
-            for (; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
-        };
+        uint64_t h = state_hash_seed; // over each live allocation's base, size and bytes
+        auto bytes = [&](const void* p, uint64_t n) { h = hash_bytes(h, p, n); };
         for (const auto& a : mem_.live_allocations()) {
             bytes(&a.base, sizeof a.base);
             bytes(&a.size, sizeof a.size);
