@@ -33,6 +33,12 @@ struct checker_options {
     // (not atomic), instead of PTX's relaxed.sys. They still carry release
     // and acquire through a location, as PTX says.
     bool volatile_as_plain = false;
+    // racecheck: the lanes of a warp run in lockstep, as before Volta (and as
+    // warp-synchronous code without __syncwarp assumes): every access of a
+    // warp is ordered after the warp's earlier ones, whichever lane made
+    // them, so no intra-warp hazard is reported. Off by default: from sm_70
+    // lanes are independent threads (PTX's model).
+    bool warp_synchronous = false;
 };
 
 // The checkers `ptxsim check --tool` knows, in the order `all` runs them.

@@ -99,6 +99,9 @@ bool racecheck::ordered(const record& p, const warp_info& w, uint8_t lane) const
         // landing in this warp's own wait: ordered. Other lanes: only by
         // warp synchronisation.
         if (p.lane == lane) return true;
+        // In lockstep every earlier instruction of the warp is done; lanes of
+        // one instruction still conflict (two lanes storing to one word).
+        if (options_.warp_synchronous) return p.step != w.step;
         return w.lane_vc[lane][p.lane] >= p.lane_epoch;
     }
     return w.vc.get(p.actor) >= p.epoch;
@@ -139,6 +142,13 @@ void racecheck::access(const sim::access_event& e) {
     if (e.space != isa::space::global && e.space != isa::space::shared) return; // local, param, const: no races
     std::lock_guard lock(mutex_);
     warp_info& w = warp(e.site);
+    if (options_.warp_synchronous) {
+        const auto lane = static_cast<uint8_t>(e.site.lane);
+        if (e.site.function_id != w.step_function || e.site.pos != w.step_pos || lane < w.step_lane) ++w.step;
+        w.step_function = e.site.function_id;
+        w.step_pos = e.site.pos;
+        w.step_lane = lane;
+    }
     const bool shared = e.space == isa::space::shared;
     const uint64_t first = e.offset, end = e.offset + e.size;
     for (uint64_t at = first & ~3ull; at < end; at += 4) {
@@ -161,6 +171,7 @@ void racecheck::check_granule(const sim::access_event& e, warp_info& w, uint64_t
     cur.epoch = w.vc.get(w.actor);
     cur.lane = static_cast<uint8_t>(e.site.lane);
     cur.lane_epoch = w.lane_clock[cur.lane];
+    cur.step = w.step;
     cur.bytes = bytes;
     cur.size = e.transfer ? e.transfer : e.size;
     cur.write = e.op != sim::access_op::load;

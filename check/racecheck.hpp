@@ -19,7 +19,9 @@
 // that happen before a newer read are dropped). Local, param and const
 // memory cannot race. Every launch starts clean (a launch boundary orders
 // everything). With checker_options::volatile_as_plain a `.volatile` access
-// is not strong for the race test (CUDA C++'s reading of `volatile`).
+// is not strong for the race test (CUDA C++'s reading of `volatile`); with
+// checker_options::warp_synchronous the lanes of a warp are in lockstep
+// (pre-Volta): no intra-warp hazards.
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -57,6 +59,7 @@ private:
     struct record {
         uint32_t actor = 0, epoch = 0;   // warp and its epoch at the access
         uint32_t lane_epoch = 0;         // the lane's own clock (intra-warp order)
+        uint32_t step = 0;               // the warp's instruction (warp_info::step)
         uint8_t lane = no_lane;          // no_lane: an asynchronous copy landing
         uint8_t bytes = 0;               // which bytes of the granule
         uint32_t size = 0;               // of the whole access
@@ -90,6 +93,14 @@ private:
         // (release), per lane of the warp: a later barrier.cluster.wait orders
         // the warp's lanes with each other as a CTA barrier does.
         std::array<uint32_t, 32> cluster_lanes{};
+        // --assume-warp-sync: which dynamic warp instruction the lanes' accesses
+        // belong to. The engine reports one instruction's lanes in rising lane
+        // order, so a new instruction starts where the position changes or the
+        // lane number falls.
+        uint32_t step = 0;
+        int32_t step_function = -1;
+        uint32_t step_pos = 0;
+        uint8_t step_lane = 0;
     };
     // What a strong write to a location published (release sequences join).
     struct sync_clock {

@@ -19,7 +19,8 @@ generated launch file (one 4 MiB zeroed buffer per pointer parameter, passed
 1 MiB in so that small negative indices stay inside it; scalars from
 a fixed value unless a `__requires(p == K)` fixes them; grid and block from
 the header) and run under `ptxsim check --tool racecheck`, then again with
-`--schedules N`. Cases labelled with another kind of error (an assertion, a
+`--schedules N` (with --assume-warp-sync when the case's options say
+--warp-sync=32: the label's lockstep model). Cases labelled with another kind of error (an assertion, a
 barrier reached divergently) run under synccheck and memcheck instead; cases
 about the verifier itself (invariants, front-end errors) are out of scope.
 
@@ -362,11 +363,18 @@ def main():
             continue
 
         if category in ("race", "race-free"):
-            first, err = run_check(opts.ptxsim, ["racecheck"], launch, plain, opts.timeout)
+            # The label's own model: --warp-sync=N assumes lockstep warps, which
+            # racecheck checks with --assume-warp-sync (no intra-warp hazards).
+            # (--warp-sync=16 models half-warps, which no GPU has: checked as PTX.)
+            lockstep = re.search(r"--warp-sync(?:=32)?(?!\S)", label["options"]) is not None
+            model = plain + (["--assume-warp-sync"] if lockstep else [])
+            if lockstep:
+                row["why"] += "; checked with --assume-warp-sync (the label's --warp-sync)"
+            first, err = run_check(opts.ptxsim, ["racecheck"], launch, model, opts.timeout)
             if err:
                 skipped.append((name, "racecheck: " + err))
                 continue
-            sched, err2 = run_check(opts.ptxsim, ["racecheck"], launch, plain + ["--schedules", str(opts.schedules)],
+            sched, err2 = run_check(opts.ptxsim, ["racecheck"], launch, model + ["--schedules", str(opts.schedules)],
                                    opts.timeout * 4)
             races1 = [f for f in first if f["kind"] in RACE_KINDS]
             races = races1 + [f for f in (sched or []) if f["kind"] in RACE_KINDS]

@@ -39,12 +39,15 @@ int cmd_check(const std::vector<std::string>& args) {
         "seed", po::value(&seed), "with --schedules: the seed the N schedules' seeds derive from (default 0)")(
         "replay", po::value(&replay), "run the one schedule of a seed that --schedules reported, with the checkers")(
         "volatile-as-plain", po::bool_switch(&checker_opts.volatile_as_plain),
-        "racecheck: a .volatile access is plain, not strong, when deciding races (CUDA C++'s volatile; PTX's is relaxed.sys)");
+        "racecheck: a .volatile access is plain, not strong, when deciding races (CUDA C++'s volatile; PTX's is relaxed.sys)")(
+        "assume-warp-sync", po::bool_switch(&checker_opts.warp_synchronous),
+        "racecheck: lanes of a warp run in lockstep (pre-Volta warp-synchronous code): no intra-warp hazards");
     po::variables_map vm;
     const std::string synopsis =
         "usage: ptxsim check [--tool memcheck|racecheck|initcheck|synccheck|all] [--report-json FILE]\n"
         "                    [--error-exitcode N] [--print-limit N] [--model FILE] [--max-instructions N]\n"
-        "                    [--schedules N [--seed S] | --replay S] [--volatile-as-plain] LAUNCH.json\n\n"
+        "                    [--schedules N [--seed S] | --replay S] [--volatile-as-plain]\n"
+        "                    [--assume-warp-sync] LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
         "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
         "kind, access size, space, address, kernel, PTX file:line (and CUDA file:line\n"
@@ -66,7 +69,9 @@ int cmd_check(const std::vector<std::string>& args) {
         "error at the instruction that last wrote the first differing byte.\n"
         "--replay S runs the schedule of seed S alone, with the same findings and bits.\n"
         "--volatile-as-plain checks volatile as CUDA C++ has it (not atomic): two\n"
-        ".volatile accesses race unless ordered; PTX makes them relaxed.sys, which never race.\n\n"
+        ".volatile accesses race unless ordered; PTX makes them relaxed.sys, which never race.\n"
+        "--assume-warp-sync checks code written for lockstep warps (before Volta): accesses\n"
+        "of one warp are ordered in the order it runs them, so no intra-warp hazard.\n\n"
         "initcheck: reads of bytes nothing wrote: launch-file buffers without\n"
         "\"init\" (as after cudaMalloc), device malloc blocks, shared and local memory.\n\n"
         "synccheck: CTA barriers reached by part of a warp, barrier thread counts\n"

@@ -159,6 +159,27 @@ TEST(racecheck, volatile_as_plain_reaches_every_run) {
     }
 }
 
+// --assume-warp-sync checks pre-Volta warp-synchronous code by its own
+// model: lanes of a warp in lockstep, so the reduction without __syncwarp
+// is clean, in one run and under --schedules; lanes of one instruction
+// storing different values to one word, and races between warps and CTAs,
+// are still found.
+TEST(racecheck, assume_warp_sync_drops_intra_warp_hazards_only) {
+    const fs::path dir = fs::path(source_dir()) / "tests" / "check";
+    const std::string warp = "'" + (dir / "iw_reduce_racy" / "launch.json").string() + "'";
+    auto its = run_ptxsim("check --tool racecheck " + warp);
+    EXPECT_EQ(its.status, 1) << its.err;
+    EXPECT_NE(its.err.find("Intra-warp hazard"), std::string::npos) << its.err;
+    for (const char* extra : {"", " --schedules 2"}) {
+        auto lockstep = run_ptxsim(std::string("check --tool racecheck --assume-warp-sync") + extra + " " + warp);
+        EXPECT_EQ(lockstep.status, 0) << extra << lockstep.err;
+    }
+    for (const char* kase : {"iw_diff_value_racy", "gl_cross_cta_racy", "sh_raw_racy"}) {
+        auto r = run_ptxsim("check --tool racecheck --assume-warp-sync '" + (dir / kase / "launch.json").string() + "'");
+        EXPECT_EQ(r.status, 1) << kase << r.err;
+    }
+}
+
 TEST(racecheck, text_and_json_name_the_other_access) {
     const fs::path dir = fs::path(source_dir()) / "tests" / "check" / "gl_cross_cta_racy";
     const fs::path out = fs::temp_directory_path() / "ptxsim_racecheck_other.json";
