@@ -95,9 +95,10 @@ void synccheck::barrier(const sim::barrier_event& e) {
     for (arrival& a : p.arrivals)
         if (same_place(a.site, e.site)) {
             a.mask |= e.mask;
+            a.exited |= e.exited_instead;
             return;
         }
-    p.arrivals.push_back({e.site, e.mask, e.live, e.aligned});
+    p.arrivals.push_back({e.site, e.mask, e.live, e.exited_instead, e.aligned});
 }
 
 bool synccheck::judge(const phase& p, uint32_t id, const char* when) {
@@ -113,6 +114,7 @@ bool synccheck::judge(const phase& p, uint32_t id, const char* when) {
         for (const arrival& b : p.arrivals)
             if (&b != &a && b.site.cta == a.site.cta && b.site.warp == a.site.warp && (b.mask & missing))
                 elsewhere += fmt::format("; {} arrived at another barrier instruction, {}", lanes_text(b.mask & missing), where(b.site));
+        if (missing & a.exited) elsewhere += fmt::format("; {} exited without reaching it", lanes_text(missing & a.exited));
         f.details.push_back(fmt::format("the barrier {}{}; bar.sync and barrier.sync.aligned must be executed by the whole warp "
                                         "(the lanes that have not exited) together",
                                         when, elsewhere));

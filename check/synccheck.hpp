@@ -55,6 +55,7 @@ private:
         sim::event_site site; // the first arrival's
         uint32_t mask = 0;    // every lane that arrived there
         uint32_t live = 0;    // the warp's non-exited lanes at the first arrival
+        uint32_t exited = 0;  // lanes of `live` that exited instead of arriving
         bool aligned = true;
     };
     // One CTA barrier's current phase.

@@ -1283,7 +1283,10 @@ private:
             e.mask = mask;
             e.aligned = isa::sem::barrier_aligned(*cur_ins_);
             e.live = cur_->alive & ~cur_->exited;
-            if (e.aligned) e.live |= std::exchange(cur_->exited_past_aligned, 0);
+            if (e.aligned) {
+                e.exited_instead = std::exchange(cur_->exited_past_aligned, 0);
+                e.live |= e.exited_instead;
+            }
             e.wait = wait;
             req_.options.observer->barrier(e);
             if (observer_stopped()) return;

@@ -94,6 +94,9 @@ struct barrier_event {
     uint32_t id = 0, count = 0;
     uint32_t mask = 0;   // lanes arriving
     uint32_t live = 0;   // lanes of the warp that have not exited
+    // Lanes in `live` that exited while the rest of the warp was held at this
+    // aligned barrier (the engine reconverges a warp there): they never arrive.
+    uint32_t exited_instead = 0;
     bool wait = true;    // false for bar.arrive
     // bar.* and barrier.*.aligned: the PTX ISA requires the whole warp to
     // execute this instruction together. barrier.* without .aligned lets a

@@ -349,6 +349,16 @@ TEST(synccheck_tool, one_deadlock_is_reported_once_under_all_tools) {
     EXPECT_EQ(all["findings"][1]["location"]["source_line"], 6);
 }
 
+// A barrier inside `if (t < 40)`: lanes 8-31 of warp 1 exit while lanes 0-7
+// are held at the aligned barrier for them; the finding says they exited.
+TEST(synccheck_tool, lanes_that_exit_instead_of_reaching_an_aligned_barrier_are_named) {
+    auto r = check_json("synccheck", "sy_divergent_barrier", 1);
+    ASSERT_EQ(r["findings"].size(), 1u);
+    EXPECT_EQ(r["findings"][0]["kind"], "divergent-barrier");
+    EXPECT_NE(r["findings"][0]["message"].get<std::string>().find("lanes 8-31 exited without reaching it"), std::string::npos)
+        << r["findings"][0]["message"];
+}
+
 TEST(synccheck_tool, a_fault_no_attached_tool_reports_is_printed_not_hidden) {
     auto r = run_ptxsim("check --tool synccheck '" + source_dir() + "/tests/check/mc_oob_global_read/launch.json'");
     EXPECT_EQ(r.status, 1);
