@@ -22,6 +22,8 @@ public:
 // file:line. `locate` may be null or empty (the location stays blank).
 using locator = std::function<void(int32_t function_id, uint32_t pos, sim::fault_report&)>;
 finding finding_at(const std::string& tool, const std::string& kernel, const locator* locate, const sim::event_site& s);
+// The finding's own location (PTX, CUDA and inlined-from lines) from a located report.
+void set_location(finding& f, const sim::fault_report& r);
 // A race's other access: the instruction at (function_id, pos), its thread,
 // block and size.
 void set_other(finding& f, const locator* locate, int32_t function_id, uint32_t pos, sim::dim3 block, sim::dim3 thread, uint32_t size);

@@ -169,12 +169,7 @@ finding output_finding(const models::gpu_model& model, const sim::launch_file& f
         g.address = w.address;
         g.has_address = true;
         g.size = w.size;
-        g.ptx_file = w.where.ptx_file;
-        g.ptx_line = w.where.ptx_line;
-        g.source_file = w.where.source_file;
-        g.source_line = w.where.source_line;
-        g.inlined_file = w.where.inlined_file;
-        g.inlined_line = w.where.inlined_line;
+        set_location(g, w.where);
         g.block = w.site.block;
         g.thread = w.site.thread;
         g.details.push_back(fmt::format("byte {} of buffer '{}' was last written here under {}, by {} of {} bytes", d.offset,

@@ -156,12 +156,7 @@ void memcheck::launch_end(const sim::launch_event& e, const sim::launch_result& 
         f.kernel = fr.kernel.empty() ? e.kernel : fr.kernel;
         f.block = fr.block;
         f.thread = fr.thread;
-        f.ptx_file = fr.ptx_file;
-        f.ptx_line = fr.ptx_line;
-        f.source_file = fr.source_file;
-        f.source_line = fr.source_line;
-        f.inlined_file = fr.inlined_file;
-        f.inlined_line = fr.inlined_line;
+        set_location(f, fr);
         f.kind = dashed(fr.kind);
         f.address = fr.address;
         f.has_address = fr.has_address;

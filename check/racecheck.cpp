@@ -34,19 +34,16 @@ void racecheck::launch_begin(const sim::launch_event& e) {
     block_ = e.block;
     cluster_ = e.cluster;
     warps_per_cta_ = static_cast<uint32_t>((e.block.count() + 31) / 32);
-    warps_.clear();
-    shadow_.clear();
-    sync_.clear();
-    barriers_.clear();
-    mbarriers_.clear();
-    clusters_.clear();
-    wgmma_commits_.clear();
-    sc_fences_.clear();
+    forget_launch();
 }
 
 void racecheck::launch_end(const sim::launch_event&, const sim::launch_result&) {
     std::lock_guard lock(mutex_);
     // A launch boundary orders everything: nothing carries over.
+    forget_launch();
+}
+
+void racecheck::forget_launch() {
     warps_.clear();
     shadow_.clear();
     sync_.clear();

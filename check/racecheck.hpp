@@ -53,6 +53,8 @@ public:
     void device_malloc(const sim::malloc_event& e) override;
 
 private:
+    // Drops every clock, shadow cell and synchronisation record (under mutex_).
+    void forget_launch();
     static constexpr uint8_t no_lane = 0xFF;
 
     // One access as the shadow memory remembers it.

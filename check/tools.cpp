@@ -15,14 +15,18 @@ finding finding_at(const std::string& tool, const std::string& kernel, const loc
     if (locate && *locate) {
         sim::fault_report r;
         (*locate)(s.function_id, s.pos, r);
-        f.ptx_file = r.ptx_file;
-        f.ptx_line = r.ptx_line;
-        f.source_file = r.source_file;
-        f.source_line = r.source_line;
-        f.inlined_file = r.inlined_file;
-        f.inlined_line = r.inlined_line;
+        set_location(f, r);
     }
     return f;
+}
+
+void set_location(finding& f, const sim::fault_report& r) {
+    f.ptx_file = r.ptx_file;
+    f.ptx_line = r.ptx_line;
+    f.source_file = r.source_file;
+    f.source_line = r.source_line;
+    f.inlined_file = r.inlined_file;
+    f.inlined_line = r.inlined_line;
 }
 
 void set_other(finding& f, const locator* locate, int32_t function_id, uint32_t pos, sim::dim3 block, sim::dim3 thread, uint32_t size) {
