@@ -589,6 +589,23 @@ def random_e4m3(count, seed):
     return out
 
 
+# Where plow's file turns from its kernels to its host benchmark (a
+# throughput probe kernel, the variant table that instantiates all 28
+# variants, main): only the part before it is compiled, so that the PTX
+# holds the one variant a recipe instantiates.
+PLOW_HOST_MARKER = "// ---------------------------------------------------------------- tensor-core ceiling probe"
+
+
+def device_part(source, dest):
+    """Copies plow's file up to PLOW_HOST_MARKER (the whole file if it has
+    no marker, e.g. a copy already cut there) into the work folder."""
+    with open(source) as f:
+        text = f.read()
+    cut = text.find(PLOW_HOST_MARKER)
+    with open(dest, "w") as f:
+        f.write(text if cut < 0 else text[:cut])
+
+
 def recipe_plow_fp8(variant):
     """infervisor/plow tma_ws_gemm_fp8.cu: e4m3 x e4m3 -> f32 wgmma
     (m64n128k32 / m64n256k32, 128B swizzle, BK = 128), a producer warpgroup
@@ -608,8 +625,9 @@ def recipe_plow_fp8(variant):
         else:
             inst = f"k_cap<{BM},{BN},{NS},{PROMK},{PRODM},{MODE},{ENTRY},{PREG},{CREG}>"
         path = os.path.join(src, "plow", "runtime", "nvidia", "experiments")
+        device_part(os.path.join(path, "tma_ws_gemm_fp8.cu"), os.path.join(work, "plow_device.cu"))
         wrapper = ('// Written by gemm.py (ptxsim): instantiates one variant of the host table.\n'
-                   '#include "tma_ws_gemm_fp8.cu"\n'
+                   '#include "plow_device.cu"\n'
                    f'void* ptxsim_variant = (void*){inst};\n')
         ptx = compile_ptx(work, "plow_" + name, wrapper, [path], ["-std=c++17", "-O3"])
         a_bytes = random_e4m3(M * K, 3)
