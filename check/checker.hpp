@@ -41,6 +41,13 @@ struct checker_options {
     // them, so no intra-warp hazard is reported. Off by default: from sm_70
     // lanes are independent threads (PTX's model).
     bool warp_synchronous = false;
+    // synccheck: CUDA C++'s rule for __syncthreads() and thread_block::sync()
+    // (a CTA-wide barrier in conditional code only where the condition is
+    // the same across the block): a barrier without a thread count must be
+    // reached by every thread of the CTA, at one instruction. The PTX ISA
+    // is looser (barrier.sync lets a warp's lanes arrive apart, and threads
+    // that exited release a barrier they hold up), so this is off by default.
+    bool cuda_barrier_rule = false;
 };
 
 // The checkers `ptxsim check --tool` knows, in the order `all` runs them.

@@ -82,6 +82,7 @@ void synccheck::barrier(const sim::barrier_event& e) {
     phase& p = phases_[e.site.cta * 16 + e.id];
     if (p.arrivals.empty()) {
         p.count = count;
+        p.whole_cta = e.count == 0;
         p.count_site = e.site;
     } else if (count != p.count) {
         finding f = at_site(e.site, "barrier-count-mismatch");
@@ -124,12 +125,38 @@ bool synccheck::judge(const phase& p, uint32_t id, const char* when) {
     return any;
 }
 
+void synccheck::judge_cuda_rule(const phase& p, uint32_t id, uint32_t arrived) {
+    const arrival& first = p.arrivals.front();
+    std::string other_place;
+    uint32_t there = 0;
+    for (const arrival& a : p.arrivals)
+        if (a.site.function_id != first.site.function_id || a.site.pos != first.site.pos) {
+            if (other_place.empty()) other_place = where(a.site);
+            if (where(a.site) == other_place) there += static_cast<uint32_t>(__builtin_popcount(a.mask));
+        }
+    if (arrived >= block_threads_ && other_place.empty()) return;
+    finding f = at_site(first.site, "non-uniform-barrier");
+    if (!other_place.empty())
+        f.headline = fmt::format("Barrier {} (no thread count) completed with threads of block {} at different instructions: {} at {}, "
+                                 "others here",
+                                 id, block_text(first.site.block), there == 1 ? "1 thread" : fmt::format("{} threads", there), other_place);
+    else
+        f.headline = fmt::format("Barrier {} (no thread count) completed with {} of the {} threads of block {}; the other {} exited "
+                                 "without reaching it",
+                                 id, arrived, block_threads_, block_text(first.site.block), block_threads_ - arrived);
+    f.details.push_back("CUDA allows __syncthreads() and thread_block::sync() in conditional code only where the condition is the same "
+                        "for the whole block (--cuda-barrier-rule); the PTX ISA lets exited threads release the barrier and lets "
+                        "barrier.sync be reached at different instructions, so the GPU does not hang here");
+    error(std::move(f), first.site);
+}
+
 void synccheck::barrier_release(const sim::barrier_release_event& e) {
     std::lock_guard lock(mutex_);
     if (stopped_) return;
     auto it = phases_.find(e.cta * 16 + e.id);
     if (it == phases_.end()) return;
-    judge(it->second, e.id, "completed without them");
+    if (!judge(it->second, e.id, "completed without them") && options_.cuda_barrier_rule && it->second.whole_cta)
+        judge_cuda_rule(it->second, e.id, e.arrived);
     phases_.erase(it);
 }
 

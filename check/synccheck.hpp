@@ -20,6 +20,14 @@
 //   waits elsewhere until the launch deadlocks). The mask is the first
 //   arriving lane's (the engine reads no other), so a lane outside its own
 //   mask is not judged.
+// - non-uniform-barrier (only with checker_options::cuda_barrier_rule): a
+//   barrier without a thread count (__syncthreads(), thread_block::sync())
+//   whose phase completed with threads of the CTA that exited instead of
+//   arriving, or with threads arriving at different barrier instructions.
+//   CUDA leaves both undefined; PTX defines them (exited threads release the
+//   barrier, barrier.sync needs no common instruction), so it is opt-in.
+//   It covers `if (i >= n) return;` ahead of a __syncthreads(), which
+//   current GPUs run as intended.
 // - deadlock: every warp blocked with none of the above to blame: one
 //   finding per place a warp waits, saying what it waits for.
 //
@@ -40,7 +48,7 @@ namespace ptxsim::check {
 
 class synccheck final : public checker {
 public:
-    explicit synccheck(report& r) : report_(r) {}
+    explicit synccheck(report& r, const checker_options& o = {}) : report_(r), options_(o) {}
 
     void launch_begin(const sim::launch_event& e) override;
     void launch_end(const sim::launch_event& e, const sim::launch_result& r) override;
@@ -61,6 +69,7 @@ private:
     // One CTA barrier's current phase.
     struct phase {
         uint32_t count = 0;   // threads expected, as the first arrival said (0 made explicit)
+        bool whole_cta = false; // the first arrival gave no count (__syncthreads())
         sim::event_site count_site; // the first arrival, for the mismatch message
         std::vector<arrival> arrivals;
     };
@@ -76,8 +85,11 @@ private:
     void error(finding f, const sim::event_site& s);
     // divergent-barrier findings for the arrivals of a phase that left lanes out.
     bool judge(const phase& p, uint32_t id, const char* when);
+    // non-uniform-barrier for a completed phase (checker_options::cuda_barrier_rule).
+    void judge_cuda_rule(const phase& p, uint32_t id, uint32_t arrived);
 
     report& report_;
+    checker_options options_;
     std::mutex mutex_;
     std::string kernel_;
     uint32_t block_threads_ = 0;

@@ -55,7 +55,7 @@ std::unique_ptr<checker> make_checker(const std::string& name, report& r, const 
     if (name == "memcheck") return std::make_unique<memcheck>(r);
     if (name == "racecheck") return std::make_unique<racecheck>(r, o);
     if (name == "initcheck") return std::make_unique<initcheck>(r);
-    if (name == "synccheck") return std::make_unique<synccheck>(r);
+    if (name == "synccheck") return std::make_unique<synccheck>(r, o);
     return nullptr;
 }
 

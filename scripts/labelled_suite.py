@@ -21,7 +21,8 @@ a fixed value unless a `__requires(p == K)` fixes them; grid and block from
 the header) and run under `ptxsim check --tool racecheck`, then again with
 `--schedules N` (with --assume-warp-sync when the case's options say
 --warp-sync=32: the label's lockstep model). Cases labelled with another kind of error (an assertion, a
-barrier reached divergently) run under synccheck and memcheck instead; cases
+barrier reached divergently) run under synccheck (with --cuda-barrier-rule: the
+suite is CUDA C++) and memcheck instead; cases
 about the verifier itself (invariants, front-end errors) are out of scope.
 
 The kernels are not part of this repository; only this harness is. The
@@ -38,7 +39,7 @@ import subprocess
 import sys
 
 RACE_KINDS = {"RAW", "WAR", "WAW", "race", "intra-warp-hazard"}
-SYNC_KINDS = {"divergent-barrier", "barrier-count-mismatch", "invalid-mask", "deadlock"}
+SYNC_KINDS = {"divergent-barrier", "barrier-count-mismatch", "invalid-mask", "deadlock", "non-uniform-barrier"}
 
 BUFFER_BYTES = 4 << 20   # per pointer parameter: generous, kernels index freely
 BUFFER_OFFSET = 1 << 20  # the pointer passed: 1 MiB in, so small negative indices stay inside
@@ -395,8 +396,10 @@ def main():
                 row["verdict"] = "reported, outside the label's model" if excuse else "FALSE POSITIVE vs label"
                 row["why"] += "; " + (excuse or "findings not explained by the label's options")
         else:
+            # The suite is CUDA C++: its barrier labels follow CUDA's rule for
+            # __syncthreads() and thread_block::sync() (--cuda-barrier-rule).
             found, err = run_check(opts.ptxsim, ["synccheck", "memcheck"], launch,
-                                   ["--max-instructions", str(opts.max_instructions)], opts.timeout)
+                                   ["--max-instructions", str(opts.max_instructions), "--cuda-barrier-rule"], opts.timeout)
             if err:
                 skipped.append((name, "synccheck/memcheck: " + err))
                 continue

@@ -41,13 +41,16 @@ int cmd_check(const std::vector<std::string>& args) {
         "volatile-as-plain", po::bool_switch(&checker_opts.volatile_as_plain),
         "racecheck: a .volatile access is plain, not strong, when deciding races (CUDA C++'s volatile; PTX's is relaxed.sys)")(
         "assume-warp-sync", po::bool_switch(&checker_opts.warp_synchronous),
-        "racecheck: lanes of a warp run in lockstep (pre-Volta warp-synchronous code): no intra-warp hazards");
+        "racecheck: lanes of a warp run in lockstep (pre-Volta warp-synchronous code): no intra-warp hazards")(
+        "cuda-barrier-rule", po::bool_switch(&checker_opts.cuda_barrier_rule),
+        "synccheck: a barrier without a thread count (__syncthreads) must be reached by every thread of the block at one "
+        "instruction, as CUDA C++ requires (PTX lets exited threads release it)");
     po::variables_map vm;
     const std::string synopsis =
         "usage: ptxsim check [--tool memcheck|racecheck|initcheck|synccheck|all] [--report-json FILE]\n"
         "                    [--error-exitcode N] [--print-limit N] [--model FILE] [--max-instructions N]\n"
         "                    [--schedules N [--seed S] | --replay S] [--volatile-as-plain]\n"
-        "                    [--assume-warp-sync] LAUNCH.json\n\n"
+        "                    [--assume-warp-sync] [--cuda-barrier-rule] LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
         "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
         "kind, access size, space, address, kernel, PTX file:line (and CUDA file:line\n"
@@ -77,7 +80,11 @@ int cmd_check(const std::vector<std::string>& args) {
         "synccheck: CTA barriers reached by part of a warp, barrier thread counts\n"
         "that disagree, warp-synchronous member masks naming lanes that never\n"
         "arrive, and deadlocks with where each warp waits (the launch stops at the\n"
-        "first of these).\n\n"
+        "first of these).\n"
+        "--cuda-barrier-rule adds CUDA C++'s rule for __syncthreads() and\n"
+        "thread_block::sync(): a barrier without a thread count whose threads exited\n"
+        "instead of reaching it (`if (i >= n) return;` before it), or reached it at\n"
+        "different instructions, is a non-uniform-barrier error.\n\n"
         "exit status: 0 clean (warnings only), N (--error-exitcode, default 1) errors\n"
         "found, 1 output mismatch, 2 bad input or usage";
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;

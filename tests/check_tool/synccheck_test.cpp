@@ -46,6 +46,29 @@ DONE:
 	ret;
 }
 
+// Lanes 40-63 leave before a barrier without a count (`if (i >= n) return;`
+// ahead of thread_block::sync()): the PTX ISA lets the exited threads
+// release it, and barrier.sync (not .aligned) lets lanes 32-39 arrive
+// without the rest of their warp.
+.visible .entry early_exit_barrier()
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<2>;
+	mov.u32 %r1, %tid.x;
+	setp.ge.u32 %p1, %r1, 40;
+	@%p1 bra DONE;
+	barrier.sync 0; // <- early_exit_barrier
+DONE:
+	ret;
+}
+
+.visible .entry uniform_barrier()
+{
+	bar.sync 0;
+	barrier.sync 0;
+	ret;
+}
+
 .visible .entry split_barrier()
 {
 	.reg .pred %p<2>;
@@ -53,10 +76,10 @@ DONE:
 	mov.u32 %r1, %tid.x;
 	setp.lt.u32 %p1, %r1, 16;
 	@%p1 bra LOW;
-	barrier.sync 0;
+	barrier.sync 0; // <- split_barrier high
 	bra.uni DONE;
 LOW:
-	barrier.sync 0;
+	barrier.sync 0; // <- split_barrier low
 DONE:
 	ret;
 }
@@ -192,12 +215,12 @@ struct fixture {
     sim::device dev{h800()};
     parser::diagnostics d;
     check::report rep;
-    check::synccheck sync{rep};
+    check::synccheck sync;
     arrivals rec;
     check::fanout all;
     sim::launch_result last;
 
-    fixture() {
+    explicit fixture(const check::checker_options& o = {}) : sync(rep, o) {
         EXPECT_TRUE(dev.load_module_text("sync.ptx", module_text, d)) << (d.all().empty() ? "" : d.all()[0].message);
         all.add(&sync);
         all.add(&rec);
@@ -245,6 +268,47 @@ TEST(synccheck, non_aligned_barrier_lets_lanes_of_a_warp_arrive_separately) {
     ASSERT_EQ(f.rec.seen.size(), 2u); // two arrivals of half a warp each
     EXPECT_FALSE(f.rec.seen[0].aligned);
     EXPECT_EQ(f.rec.seen[0].mask, 0xffff0000u);
+}
+
+std::vector<uint8_t> count_param(uint32_t n);
+
+check::checker_options cuda_rule() {
+    check::checker_options o;
+    o.cuda_barrier_rule = true;
+    return o;
+}
+
+// CUDA's rule for __syncthreads() (--cuda-barrier-rule) on what PTX allows.
+TEST(synccheck, cuda_barrier_rule_reports_threads_that_exited_instead_of_reaching_a_barrier) {
+    fixture ptx;
+    ptx.run("early_exit_barrier", 64);
+    EXPECT_TRUE(ptx.last.ok) << ptx.last.fault->format();
+    EXPECT_EQ(ptx.found(), std::vector<std::string>{}); // PTX: exited threads release the barrier
+
+    fixture f(cuda_rule());
+    f.run("early_exit_barrier", 64);
+    EXPECT_EQ(f.found(), std::vector<std::string>{at("non-uniform-barrier", "early_exit_barrier")});
+    EXPECT_EQ(f.rep.findings()[0].headline,
+              "Barrier 0 (no thread count) completed with 40 of the 64 threads of block (0,0,0); the other 24 exited without reaching it");
+}
+
+TEST(synccheck, cuda_barrier_rule_reports_a_barrier_reached_at_two_instructions) {
+    fixture f(cuda_rule());
+    f.run("split_barrier", 32);
+    ASSERT_EQ(f.found().size(), 1u);
+    const std::string got = f.found()[0];
+    EXPECT_TRUE(got == at("non-uniform-barrier", "split_barrier high") || got == at("non-uniform-barrier", "split_barrier low")) << got;
+    EXPECT_NE(f.rep.findings()[0].headline.find("at different instructions: 16 threads at sync.ptx:"), std::string::npos)
+        << f.rep.findings()[0].headline;
+}
+
+TEST(synccheck, cuda_barrier_rule_is_quiet_on_a_uniform_barrier_and_on_counted_ones) {
+    fixture f(cuda_rule());
+    f.run("uniform_barrier", 96);
+    EXPECT_TRUE(f.last.ok) << f.last.fault->format();
+    f.run("producer_consumer", 64, count_param(64));
+    EXPECT_TRUE(f.last.ok) << f.last.fault->format();
+    EXPECT_EQ(f.found(), std::vector<std::string>{});
 }
 
 std::vector<uint8_t> count_param(uint32_t n) {
@@ -363,6 +427,20 @@ TEST(synccheck_tool, a_fault_no_attached_tool_reports_is_printed_not_hidden) {
     auto r = run_ptxsim("check --tool synccheck '" + source_dir() + "/tests/check/mc_oob_global_read/launch.json'");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("ERROR SUMMARY: 0 errors\nptxsim: out-of-bounds access in kernel 'mc_oob_global_read'"), std::string::npos) << r.err;
+}
+
+TEST(synccheck_tool, cuda_barrier_rule_option_reports_an_early_return_before_a_block_barrier) {
+    const std::string launch = "'" + source_dir() + "/tests/check_tool/cases/early_exit_barrier.json'";
+    auto ptx = run_ptxsim("check --tool synccheck " + launch);
+    EXPECT_EQ(ptx.status, 0) << ptx.err; // PTX: the exited threads release the barrier
+    std::string path = (fs::temp_directory_path() / ("ptxsim_synccheck_" + std::to_string(getpid()) + "_cuda_rule.json")).string();
+    auto r = run_ptxsim("check --tool synccheck --cuda-barrier-rule --report-json '" + path + "' " + launch);
+    EXPECT_EQ(r.status, 1) << r.err;
+    auto j = nlohmann::json::parse(read_file(path));
+    ASSERT_EQ(j["findings"].size(), 1u);
+    EXPECT_EQ(j["findings"][0]["kind"], "non-uniform-barrier");
+    EXPECT_EQ(j["findings"][0]["location"]["ptx_line"], 17); // the barrier.sync
+    EXPECT_NE(r.err.find("completed with 40 of the 64 threads of block (0,0,0); the other 24 exited"), std::string::npos) << r.err;
 }
 
 } // namespace
