@@ -41,6 +41,10 @@ struct checker_options {
     // them, so no intra-warp hazard is reported. Off by default: from sm_70
     // lanes are independent threads (PTX's model).
     bool warp_synchronous = false;
+    // racecheck: report only hazards between lanes of one warp (what
+    // GPUVerify's --only-warp checks), for code being moved off lockstep
+    // warps; races between warps and CTAs are not reported.
+    bool only_intra_warp = false;
     // synccheck: CUDA C++'s rule for __syncthreads() and thread_block::sync()
     // (a CTA-wide barrier in conditional code only where the condition is
     // the same across the block): a barrier without a thread count must be

@@ -436,10 +436,11 @@ std::string racecheck::where(const sim::access_event& e) const {
 }
 
 void racecheck::report_race(const sim::access_event& e, const record& cur, const record& prior, bool unfenced) {
-    finding f = finding_at("racecheck", kernel_, locate_, e.site);
-    f.space = e.space == isa::space::shared ? "shared" : "global";
     const bool same_warp = prior.actor == cur.actor;
     const bool async = prior.lane == no_lane || e.async_issue || e.async_proxy; // a hazard across proxies, not between lanes
+    if (options_.only_intra_warp && !(same_warp && !async)) return;
+    finding f = finding_at("racecheck", kernel_, locate_, e.site);
+    f.space = e.space == isa::space::shared ? "shared" : "global";
     if (same_warp && !async) f.kind = "intra-warp-hazard";
     else if (e.space == isa::space::global) f.kind = "race";
     else f.kind = prior.write && cur.write ? "WAW" : prior.write ? "RAW" : "WAR";

@@ -20,7 +20,8 @@ generated launch file (one 4 MiB zeroed buffer per pointer parameter, passed
 a fixed value unless a `__requires(p == K)` fixes them; grid and block from
 the header) and run under `ptxsim check --tool racecheck`, then again with
 `--schedules N` (with --assume-warp-sync when the case's options say
---warp-sync=32: the label's lockstep model). Cases labelled with another kind of error (an assertion, a
+--warp-sync=32: the label's lockstep model; with --only-intra-warp when they
+say --only-warp). Cases labelled with another kind of error (an assertion, a
 barrier reached divergently) run under synccheck (with --cuda-barrier-rule: the
 suite is CUDA C++) and memcheck instead; cases
 about the verifier itself (invariants, front-end errors) are out of scope.
@@ -33,6 +34,7 @@ case so that the reader can judge them.
 import argparse
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -275,6 +277,52 @@ def label_scope_excuse(races, options):
     return "; ".join(sorted(reasons))
 
 
+CONST_DECL = re.compile(r"^\s*(?:\.visible\s+|\.global\s+)*\.const\s+(?:\.align\s+\d+\s+)?\.[bsuf](\d+)\s+(\w+)(?:\[(\d+)\])?",
+                        re.M)
+
+
+def constant_input_variant(launch, ptx):
+    """A copy of the launch file whose symbols give every __constant__
+    variable of the module pseudo-random bytes, or None when it has none."""
+    symbols = {}
+    rng = random.Random(7)
+    for bits, name, count in CONST_DECL.findall(ptx):
+        size = int(bits) // 8 * int(count or 1)
+        if 0 < size <= 65536:
+            symbols[name] = {"struct": [{"u8": rng.randrange(256)} for _ in range(size)]}
+    if not symbols:
+        return None
+    with open(launch) as f:
+        doc = json.load(f)
+    doc.setdefault("symbols", {}).update(symbols)
+    path = launch[:-len(".json")] + ".random_constants.json"
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def schedule_witness(ptxsim, launch, model, timeout, schedules=20):
+    """Evidence that a race reported on a //pass case is real: the same launch
+    with every buffer filled with pseudo-random bytes (the zeroed buffers can
+    hide a race, both orders leaving zeros), run under `--schedules`, leaves
+    different outputs in two schedules. A sentence naming the seeds and the
+    line, or None."""
+    with open(launch) as f:
+        doc = json.load(f)
+    for i, b in enumerate(doc["buffers"].values()):
+        b["init"] = {"random": {"seed": 1 + i, "min": 0, "max": 255}}
+    witness = launch[:-len(".json")] + ".random_inputs.json"
+    with open(witness, "w") as f:
+        json.dump(doc, f, indent=1)
+    found, err = run_check(ptxsim, ["racecheck"], witness, model + ["--schedules", str(schedules)], timeout)
+    for f in found or []:
+        if f["kind"] == "output-depends-on-schedule":
+            line = (f.get("location") or {}).get("source_line")
+            return "a real race: with random input bytes the output depends on the schedule (%s, written at line %s)" % (
+                f.get("message", "")[:120].split(";")[0], line)
+    return None
+
+
 def lines_of(findings):
     got = set()
     for f in findings:
@@ -368,9 +416,14 @@ def main():
             # racecheck checks with --assume-warp-sync (no intra-warp hazards).
             # (--warp-sync=16 models half-warps, which no GPU has: checked as PTX.)
             lockstep = re.search(r"--warp-sync(?:=32)?(?!\S)", label["options"]) is not None
-            model = plain + (["--assume-warp-sync"] if lockstep else [])
+            # --only-warp (--only-intra-group): the label checks no race
+            # between warps, which racecheck's --only-intra-warp mirrors.
+            only_warp = re.search(r"--only-(warp|intra-group)\b", label["options"]) is not None
+            model = plain + (["--assume-warp-sync"] if lockstep else []) + (["--only-intra-warp"] if only_warp else [])
             if lockstep:
                 row["why"] += "; checked with --assume-warp-sync (the label's --warp-sync)"
+            if only_warp:
+                row["why"] += "; checked with --only-intra-warp (the label's --only-warp)"
             first, err = run_check(opts.ptxsim, ["racecheck"], launch, model, opts.timeout)
             if err:
                 skipped.append((name, "racecheck: " + err))
@@ -381,20 +434,38 @@ def main():
             races = races1 + [f for f in (sched or []) if f["kind"] in RACE_KINDS]
             row["found"] = summary(races1)
             row["sched"] = summary([f for f in (sched or []) if f["kind"] in RACE_KINDS]) if not err2 else err2
+            # The verifier takes __constant__ memory as host input (the host
+            # may cudaMemcpyToSymbol over an initialiser): one more run with
+            # every __constant__ variable filled with pseudo-random bytes.
+            variant = constant_input_variant(launch, ptx)
+            if variant:
+                other, err3 = run_check(opts.ptxsim, ["racecheck"], variant, model, opts.timeout)
+                more = [f for f in (other or []) if f["kind"] in RACE_KINDS]
+                races += more
+                row["why"] += "; also run with random __constant__ contents" + (
+                    " (races: %s)" % summary(more) if more else "") + (" (%s)" % err3 if err3 else "")
             if category == "race":
                 if not races:
                     row["verdict"] = "MISSED"
                 elif row["line"] is not None and row["line"] not in lines_of(races):
                     row["verdict"] = "found, other line"
                 else:
+                    sched_races = [f for f in (sched or []) if f["kind"] in RACE_KINDS]
                     row["verdict"] = "found" + (" at line" if row["line"] is not None else "") + \
-                        (" (schedules only)" if not races1 else "")
+                        ("" if races1 else " (schedules only)" if sched_races else " (random __constant__ input)")
             elif not races:
                 row["verdict"] = "clean"
             else:
                 excuse = label_scope_excuse(races, label["options"])
-                row["verdict"] = "reported, outside the label's model" if excuse else "FALSE POSITIVE vs label"
-                row["why"] += "; " + (excuse or "findings not explained by the label's options")
+                witness = None if excuse else schedule_witness(opts.ptxsim, launch, model, opts.timeout * 4)
+                if excuse:
+                    row["verdict"] = "reported, outside the label's model"
+                elif witness:
+                    row["verdict"] = "race the label misses (witnessed)"
+                else:
+                    row["verdict"] = "FALSE POSITIVE vs label"
+                row["why"] += "; " + (excuse or witness or "findings not explained by the label's options, and no "
+                                      "schedule changed the output")
         else:
             # The suite is CUDA C++: its barrier labels follow CUDA's rule for
             # __syncthreads() and thread_block::sync() (--cuda-barrier-rule).
@@ -424,8 +495,10 @@ def main():
     for (cat, verdict), n in sorted(total.items()):
         print("  %-12s %-28s %d" % (cat, verdict, n))
     right = sum(1 for r in rows if r["verdict"] == "clean" or r["verdict"].startswith("found"))
+    witnessed = sum(1 for r in rows if r["verdict"].endswith("(witnessed)"))
     judged = sum(1 for r in rows if r["verdict"] != "out of scope")
-    print("  classified right: %d of %d judged" % (right, judged))
+    print("  classified as labelled: %d of %d judged" % (right, judged))
+    print("  races on //pass cases shown real (outputs differ between two schedules): %d" % witnessed)
     if skipped:
         print("\nskipped:")
         for name, why in skipped:

@@ -42,6 +42,8 @@ int cmd_check(const std::vector<std::string>& args) {
         "racecheck: a .volatile access is plain, not strong, when deciding races (CUDA C++'s volatile; PTX's is relaxed.sys)")(
         "assume-warp-sync", po::bool_switch(&checker_opts.warp_synchronous),
         "racecheck: lanes of a warp run in lockstep (pre-Volta warp-synchronous code): no intra-warp hazards")(
+        "only-intra-warp", po::bool_switch(&checker_opts.only_intra_warp),
+        "racecheck: report only hazards between lanes of one warp, none between warps or CTAs")(
         "cuda-barrier-rule", po::bool_switch(&checker_opts.cuda_barrier_rule),
         "synccheck: a barrier without a thread count (__syncthreads) must be reached by every thread of the block at one "
         "instruction, as CUDA C++ requires (PTX lets exited threads release it)");
@@ -50,7 +52,7 @@ int cmd_check(const std::vector<std::string>& args) {
         "usage: ptxsim check [--tool memcheck|racecheck|initcheck|synccheck|all] [--report-json FILE]\n"
         "                    [--error-exitcode N] [--print-limit N] [--model FILE] [--max-instructions N]\n"
         "                    [--schedules N [--seed S] | --replay S] [--volatile-as-plain]\n"
-        "                    [--assume-warp-sync] [--cuda-barrier-rule] LAUNCH.json\n\n"
+        "                    [--assume-warp-sync] [--only-intra-warp] [--cuda-barrier-rule] LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
         "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
         "kind, access size, space, address, kernel, PTX file:line (and CUDA file:line\n"
@@ -74,7 +76,8 @@ int cmd_check(const std::vector<std::string>& args) {
         "--volatile-as-plain checks volatile as CUDA C++ has it (not atomic): two\n"
         ".volatile accesses race unless ordered; PTX makes them relaxed.sys, which never race.\n"
         "--assume-warp-sync checks code written for lockstep warps (before Volta): accesses\n"
-        "of one warp are ordered in the order it runs them, so no intra-warp hazard.\n\n"
+        "of one warp are ordered in the order it runs them, so no intra-warp hazard.\n"
+        "--only-intra-warp reports only hazards between lanes of one warp.\n\n"
         "initcheck: reads of bytes nothing wrote: launch-file buffers without\n"
         "\"init\" (as after cudaMalloc), device malloc blocks, shared and local memory.\n\n"
         "synccheck: CTA barriers reached by part of a warp, barrier thread counts\n"

@@ -180,6 +180,21 @@ TEST(racecheck, assume_warp_sync_drops_intra_warp_hazards_only) {
     }
 }
 
+// --only-intra-warp keeps the hazards between lanes of one warp and drops
+// those between warps and CTAs.
+TEST(racecheck, only_intra_warp_reports_hazards_inside_a_warp_only) {
+    const fs::path dir = fs::path(source_dir()) / "tests" / "check";
+    auto in_warp = run_ptxsim("check --tool racecheck --only-intra-warp '" + (dir / "iw_reduce_racy" / "launch.json").string() + "'");
+    EXPECT_EQ(in_warp.status, 1) << in_warp.err;
+    EXPECT_NE(in_warp.err.find("Intra-warp hazard"), std::string::npos) << in_warp.err;
+    for (const char* kase : {"gl_cross_cta_racy", "sh_raw_racy"}) {
+        const std::string launch = "'" + (dir / kase / "launch.json").string() + "'";
+        EXPECT_EQ(run_ptxsim("check --tool racecheck " + launch).status, 1) << kase;
+        auto r = run_ptxsim("check --tool racecheck --only-intra-warp " + launch);
+        EXPECT_EQ(r.status, 0) << kase << r.err;
+    }
+}
+
 TEST(racecheck, text_and_json_name_the_other_access) {
     const fs::path dir = fs::path(source_dir()) / "tests" / "check" / "gl_cross_cta_racy";
     const fs::path out = fs::temp_directory_path() / "ptxsim_racecheck_other.json";
