@@ -18,10 +18,12 @@
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
 #include "memory/multicast.hpp"
+#include "sim/detail/engine_state.hpp"
+#include "sim/detail/device_printf.hpp"
+#include "sim/detail/livelock_probe.hpp"
 #include "sim/device_heap.hpp"
 #include "sim/events.hpp"
 #include "sim/scheduler.hpp"
-#include "sim/state_hash.hpp"
 #include "sim/texture_table.hpp"
 
 namespace ptxsim::sim {
@@ -31,6 +33,7 @@ using isa::fault_kind;
 using isa::space;
 using isa::special_reg;
 using isa::warp_size;
+using namespace detail;
 
 // Generic-address windows for the state spaces that are not global memory.
 // They sit far below where global allocations are placed.
@@ -59,147 +62,10 @@ constexpr uint32_t cluster_rank_shift = 24;
 constexpr uint64_t cta_offset_mask = (1ull << cluster_rank_shift) - 1;
 constexpr uint64_t cluster_rank_mask = 0x1Full << cluster_rank_shift;
 
-struct cluster_state;
-
-struct cta_state;
-
-// One call depth's storage for a warp: registers as lane arrays, and each
-// lane's .param frame and .local frame.
-struct frame {
-    std::vector<uint64_t> regs;
-    std::vector<uint32_t> preds;
-    std::vector<uint8_t> params;
-    std::vector<uint8_t> local;
-};
-
-struct return_entry {
-    uint32_t pc;                           // where the caller continues
-    const isa::exec_call_site* site;       // which of its variables receive the results
-    uint32_t stack_top;                    // the caller's alloca stack: what the callee took is released on return
-};
-
-// One lane's alloca stack: bytes [0, top) are allocated.
-struct lane_stack {
-    std::vector<uint8_t> bytes;
-    uint32_t top = 0;
-};
-
-struct warp_state {
-    cta_state* cta = nullptr;
-    uint32_t index = 0;          // warp index in the CTA
-    uint32_t alive = 0;          // lanes that exist (a partial last warp has fewer)
-    uint32_t exited = 0;
-    uint32_t waiting = 0;        // lanes blocked at a barrier
-    uint32_t sync_wait = 0;      // lanes waiting at a warp-synchronous instruction for the rest of their mask
-    // Lanes that exited while other lanes of the warp were held at an
-    // aligned CTA barrier (pick_pc/pick_group): they never reach it, so the
-    // barrier's arrival counts them as live lanes that did not arrive
-    // (synccheck: divergent-barrier), as if the held lanes had gone first.
-    uint32_t exited_past_aligned = 0;
-    std::array<uint32_t, warp_size> pc{};    // function id << 20 | instruction index
-    std::array<uint32_t, warp_size> depth{}; // call depth: 0 in the kernel
-    std::array<std::vector<return_entry>, warp_size> returns;
-    std::vector<frame> frames;   // by depth, grown on demand
-    std::array<lane_stack, warp_size> stacks;
-    // Asynchronous copies in flight, per lane (made when a lane first issues one).
-    std::unique_ptr<std::array<isa::async_lane_state, warp_size>> async;
-    std::unique_ptr<isa::wgmma_warp_state> wgmma; // wgmma results in flight (made on first use)
-    std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
-    uint32_t mbar_timed_out = 0; // lanes whose mbarrier sleep ended by the time limit (try_wait returns false)
-    uint32_t registers = 0;      // per thread, for setmaxnreg (launch_request::registers_per_thread at start)
-    // barrier.cluster: lanes that arrived and have not waited yet, and those
-    // of them whose arrival's phase has not completed.
-    uint32_t cluster_arrived = 0, cluster_pending = 0;
-    uint64_t diverged_steps = 0;
-    // Converged: every lane that has not exited is at `upc`, at one call
-    // depth, and either none waits or all wait at one barrier. The per-lane `pc` array is then stale and the
-    // warp runs one PC for all its lanes (run_converged); leave_converged
-    // writes `pc` back before anything looks at lanes separately.
-    bool converged = false;
-    uint32_t upc = 0;
-    bool done() const { return (alive & ~exited) == 0; }
-};
-
-constexpr uint32_t index_bits = 0xFFFFFu;
-
-// What the host threads of one launch share: the next CTA to start, the
-// first fault (which stops every thread), locks that make atomics atomic
-// across threads, and the instruction budget.
-struct shared_state {
-    std::atomic<uint64_t> next_cta{0};
-    std::atomic<bool> stop{false};
-    std::atomic<uint64_t> warp_instructions{0};
-    std::mutex fault_mutex;
-    std::optional<fault_report> fault;
-    std::array<std::mutex, 256> atomic_locks;
-    std::mutex print_mutex;
-};
 constexpr uint32_t max_call_depth = 256;
 // How many times in a row try_wait sleepers may time out with nothing else
 // happening before the launch is reported as deadlocked.
 constexpr uint32_t max_stalled_rounds = 64;
-
-struct barrier_state {
-    uint32_t arrived = 0;
-    uint32_t expected = 0;   // an explicit thread count, or 0: every thread of the CTA that has not exited
-    uint32_t popc = 0;       // bar.red: threads whose predicate was true so far
-};
-
-// A warp's lanes waiting at bar.red for the result, and where it goes.
-struct reduce_waiter {
-    warp_state* warp;
-    uint32_t mask, depth;
-    isa::bar_reduction op;
-    isa::exec_operand dest;
-};
-
-struct cta_state {
-    dim3 id;
-    uint64_t linear = 0;
-    cluster_state* cluster = nullptr;
-    uint32_t rank = 0;    // %cluster_ctarank
-    dim3 cluster_ctaid{0, 0, 0};
-    std::vector<uint8_t> shared;
-    std::vector<std::unique_ptr<warp_state>> warps;
-    std::array<barrier_state, 16> barriers{};
-    // Per barrier: the warps (and their lanes) waiting, and bar.red's waiters.
-    std::array<std::vector<std::pair<warp_state*, uint32_t>>, 16> waiters;
-    std::array<std::vector<reduce_waiter>, 16> reduce_waiters;
-    uint32_t threads = 0;
-    uint32_t exited_threads = 0;
-    // Bulk-copy writes waiting for the current phase of the mbarrier at a shared offset.
-    std::unordered_map<uint64_t, isa::write_group> mbarrier_writes;
-    // setmaxnreg: registers of the CTA's allocation that no warp holds, and
-    // the warps (and lanes) waiting in an .inc for more.
-    uint64_t free_registers = 0;
-    std::vector<std::pair<warp_state*, uint32_t>> register_sleepers;
-    // wgmma.wait_group: warps (and lanes) waiting for the rest of their warpgroup to issue.
-    std::vector<std::pair<warp_state*, uint32_t>> wgmma_sleepers;
-    // Lanes asleep in mbarrier.try_wait, by mbarrier.
-    std::unordered_map<uint64_t, std::vector<std::pair<warp_state*, uint32_t>>> mbarrier_sleepers;
-    bool done() const {
-        for (const auto& w : warps)
-            if (!w->done()) return false;
-        return true;
-    }
-};
-
-// The CTAs of one cluster: made live together, run by one host thread (so
-// each may touch the others' shared memory without locks) and retired
-// together, so a CTA's shared memory outlives none of its cluster's CTAs.
-// Without cluster dimensions every CTA is a cluster of one.
-struct cluster_state {
-    dim3 id;
-    std::vector<std::unique_ptr<cta_state>> ctas; // by rank
-    uint32_t threads = 0, exited_threads = 0;
-    uint32_t arrived = 0; // barrier.cluster arrivals of the current phase
-    std::vector<std::pair<warp_state*, uint32_t>> waiters;
-    bool done() const {
-        for (const auto& c : ctas)
-            if (!c->done()) return false;
-        return true;
-    }
-};
 
 // The engine's default order, compiled in (no call per choice): live CTAs
 // in the order they started, a CTA's warps in index order, each warp up to
@@ -1490,62 +1356,9 @@ private:
     // CUDA's printf: the argument buffer holds each value at its natural
     // alignment (ints 4 bytes, long long/double/pointers 8).
     std::string format_printf(const std::string& f, uint64_t args, uint32_t lane) {
-        std::string out;
-        uint64_t off = 0;
-        auto arg = [&](uint32_t bytes) -> uint64_t {
-            off = (off + bytes - 1) / bytes * bytes;
-            uint64_t v = 0;
-            if (!load(space::generic, args + off, bytes, lane, &v)) return 0;
-            off += bytes;
-            return v;
-        };
-        for (size_t i = 0; i < f.size() && !fault_; ++i) {
-            if (f[i] != '%') {
-                out += f[i];
-                continue;
-            }
-            size_t j = i + 1;
-            while (j < f.size() && std::strchr("-+ #0123456789.*", f[j])) ++j;
-            std::string length;
-            while (j < f.size() && std::strchr("hlLqjzt", f[j])) length += f[j++];
-            if (j >= f.size()) break;
-            char conv = f[j];
-            std::string spec = f.substr(i, j - i - length.size()) ; // flags, width, precision
-            char buf[512];
-            if (conv == '%') {
-                out += '%';
-            } else if (std::strchr("diuxXoc", conv)) {
-                bool wide = length.find('l') != std::string::npos || length == "j" || length == "z" || length == "t";
-                uint64_t v = arg(wide ? 8 : 4);
-                if (std::strchr("di", conv)) {
-                    long long sv = wide ? static_cast<long long>(v) : static_cast<int32_t>(v);
-                    std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), sv);
-                } else if (conv == 'c') {
-                    std::snprintf(buf, sizeof buf, (spec + "c").c_str(), static_cast<int>(v));
-                } else {
-                    unsigned long long uv = wide ? v : static_cast<uint32_t>(v);
-                    std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), uv);
-                }
-                out += buf;
-            } else if (std::strchr("fFeEgGaA", conv)) {
-                uint64_t v = arg(8);
-                double d;
-                std::memcpy(&d, &v, 8);
-                std::snprintf(buf, sizeof buf, (spec + conv).c_str(), d);
-                out += buf;
-            } else if (conv == 's') {
-                auto str = read_string(arg(8), lane);
-                std::snprintf(buf, sizeof buf, (spec + "s").c_str(), str ? str->c_str() : "(null)");
-                out += buf;
-            } else if (conv == 'p') {
-                std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(arg(8)));
-                out += buf;
-            } else {
-                out += f.substr(i, j - i + 1);
-            }
-            i = j;
-        }
-        return out;
+        return format_device_printf(
+            f, args, [&](uint64_t addr, uint32_t bytes, uint64_t& v) { return load(space::generic, addr, bytes, lane, &v); },
+            [&](uint64_t addr) { return read_string(addr, lane); });
     }
 
     bool warp_sync(uint32_t membermask, uint32_t& mask) override {
@@ -1992,101 +1805,10 @@ private:
         publish(std::move(r));
     }
 
-    // Livelock: at each doubling of the instructions run (from 2^20), the
-    // state of every live warp and CTA is hashed with global memory, and for
-    // the next passes (up to 4096, and an eighth more instructions) compared
-    // with it. The default order is a function of that state, so the same
-    // state again means the launch goes round for ever; and as global memory
-    // is as it was, no thread, live or exited, has left anything the spinning
-    // ones could be waiting for. A warp that counts, reads a clock or makes
-    // progress never repeats a state, so a long but finite loop is never
-    // taken for one. Only one host thread (others could change memory
-    // between the two looks), without clusters, mbarrier sleepers or
-    // asynchronous work, whose state is not hashed.
+    // The livelock test: whether the live warps are back in a state they were
+    // in, with global memory unchanged (sim/detail/livelock_probe.hpp).
     bool looping(const std::deque<std::unique_ptr<cluster_state>>& live, uint64_t executed) {
-        if (!probe_.active) {
-            if (executed < next_probe_) return false;
-            next_probe_ = executed * 2;
-            uint64_t memory = 0;
-            if (!alone_ || !hashable(live) || !global_.fingerprint(memory)) return false;
-            probe_ = {true, state_hash(live), memory, 0, executed};
-            return false;
-        }
-        // Looks for at most 4096 passes and an eighth of the instructions run so far: a cost bounded by the run's.
-        if (++probe_.passes > max_probe_passes || executed - probe_.start > probe_.start / 8) {
-            probe_.active = false;
-            return false;
-        }
-        uint64_t memory = 0;
-        return hashable(live) && state_hash(live) == probe_.state && global_.fingerprint(memory) && memory == probe_.memory;
-    }
-
-    static bool hashable(const std::deque<std::unique_ptr<cluster_state>>& live) {
-        for (const auto& cl : live) {
-            if (cl->ctas.size() != 1 || !cl->waiters.empty()) return false;
-            const cta_state& c = *cl->ctas.front();
-            if (!c.mbarrier_sleepers.empty() || !c.register_sleepers.empty() || !c.mbarrier_writes.empty()) return false;
-            for (const auto& w : c.warps)
-                if (w->async || w->wgmma) return false;
-        }
-        return true;
-    }
-
-    // A hash of everything that decides what the live warps do next.
-    static uint64_t state_hash(const std::deque<std::unique_ptr<cluster_state>>& live) {
-        uint64_t h = state_hash_seed;
-        auto bytes = [&](const void* p, size_t n) { h = hash_bytes(h, p, n); };
-        auto value = [&](auto v) { bytes(&v, sizeof v); };
-        for (const auto& cl : live) {
-            const cta_state& c = *cl->ctas.front();
-            value(c.linear);
-            value(c.exited_threads);
-            bytes(c.shared.data(), c.shared.size());
-            for (uint32_t id = 0; id < 16; ++id) {
-                value(c.barriers[id].arrived);
-                value(c.barriers[id].expected);
-                value(c.barriers[id].popc);
-                for (auto [w, lanes] : c.waiters[id]) {
-                    value(w->index);
-                    value(lanes);
-                }
-                value(c.reduce_waiters[id].size());
-            }
-            for (const auto& w : c.warps) {
-                value(w->alive);
-                value(w->exited);
-                value(w->waiting);
-                value(w->sync_wait);
-                value(w->mbar_timed_out);
-                value(w->registers);
-                value(w->converged);
-                value(w->diverged_steps % 64); // every 64th divergent step runs the oldest lane (pick_pc)
-                if (w->converged) value(w->upc);
-                else bytes(w->pc.data(), sizeof w->pc);
-                bytes(w->depth.data(), sizeof w->depth);
-                for (const auto& r : w->returns)
-                    for (const auto& e : r) value(e.pc);
-                for (const auto& f : w->frames) {
-                    bytes(f.regs.data(), f.regs.size() * sizeof(uint64_t));
-                    bytes(f.preds.data(), f.preds.size() * sizeof(uint32_t));
-                    bytes(f.params.data(), f.params.size());
-                    bytes(f.local.data(), f.local.size());
-                }
-                for (const auto& s : w->stacks) {
-                    value(s.top);
-                    bytes(s.bytes.data(), s.bytes.size());
-                }
-                // Which divergent group runs next follows the running lanes'
-                // last runs: their order, not their steps.
-                const uint32_t running = w->alive & ~w->exited & ~w->waiting & ~w->sync_wait;
-                uint64_t newest = 0;
-                for (uint32_t l = 0; l < warp_size; ++l)
-                    if (running >> l & 1) newest = std::max(newest, w->last_run[l]);
-                for (uint32_t l = 0; l < warp_size; ++l)
-                    if (running >> l & 1) value(newest - w->last_run[l]);
-            }
-        }
-        return h;
+        return probe_.looping(live, executed, alone_, global_);
     }
 
     void runaway(const cta_state& cta, uint64_t executed) {
@@ -2150,15 +1872,7 @@ private:
     // their time limit, with no mbarrier phase completing in between.
     uint32_t stalled_rounds_ = 0;
     uint64_t others_seen_ = 0; // other host threads' instruction count at the last such round
-    // The livelock check (looping): when to look next, and the state it looked at.
-    static constexpr uint32_t max_probe_passes = 4096;
-    uint64_t next_probe_ = 1u << 20;
-    struct {
-        bool active = false;
-        uint64_t state = 0, memory = 0;
-        uint32_t passes = 0;
-        uint64_t start = 0; // instructions run when it began
-    } probe_;
+    livelock_probe probe_;
 };
 
 } // namespace
