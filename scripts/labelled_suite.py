@@ -191,6 +191,14 @@ def make_launch(case_dir, ptx_name, ptx, source, label):
     return write_launch(case_dir, ptx_name, ptx, source, grid, block)
 
 
+# curandStateMtgp32 (curand_mtgp32.h): unsigned s[1024]; int offset, pIdx;
+# mtgp32_kernel_params_t* k. The parameter tables are about 40 KB.
+MTGP32_K_OFFSET = 4096 + 8
+MTGP32_STATE_BYTES = MTGP32_K_OFFSET + 8
+MTGP32_STATES = 4
+MTGP32_PARAMS_BYTES = 64 * 1024
+
+
 def write_launch(case_dir, ptx_name, ptx, source, grid, block):
     """launch.json in case_dir for the module's one kernel: a zeroed buffer per
     pointer parameter, scalars as the module docstring says. (path, None) or
@@ -209,6 +217,16 @@ def write_launch(case_dir, ptx_name, ptx, source, grid, block):
             if kind != "u64":
                 return None, "pointer parameter %s is not a .u64" % pname
             bname = "buf%d_%s" % (i, pname)
+            if "curandStateMtgp32" in decl:
+                # What curandMakeMTGP32KernelState leaves: states whose `k`
+                # points at the generator's parameter tables (zeroed here:
+                # the numbers drawn do not matter, who touches the state does).
+                buffers["mtgp32_params"] = {"type": "u8", "count": MTGP32_PARAMS_BYTES, "init": {"fill": 0}}
+                state = {"struct": [{"bytes": [0] * MTGP32_K_OFFSET}, {"buffer": "mtgp32_params"}]}
+                buffers[bname] = {"type": "u8", "count": MTGP32_STATES * MTGP32_STATE_BYTES,
+                                  "init": {"struct": [state] * MTGP32_STATES}}
+                args.append({"buffer": bname})
+                continue
             buffers[bname] = {"type": "u8", "count": BUFFER_BYTES, "init": {"fill": 0}}
             args.append({"buffer": bname, "offset": BUFFER_OFFSET})
         elif kind.startswith("bytes:"):
