@@ -24,7 +24,7 @@ lock-protected writes of different values leave either), which claim no race.
 The suite's data accesses are `volatile`. PTX makes ld/st.volatile relaxed
 at .sys scope, and two such accesses never race; CUDA C++ makes a volatile
 access non-atomic, and the labels follow it. --volatile-as-plain passes
-racecheck's option of that name (docs/check.md, "Labelled suites").
+racecheck's option of that name (docs/check-labelled-suites.md).
 
 The kernels are not part of this repository; only this harness is.
 """
