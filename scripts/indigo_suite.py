@@ -45,13 +45,17 @@ blocks for one thread per vertex (one warp per vertex for *_warp, one
 64-thread block per vertex for *_block); the artifacts used 1024 x 256.
 
 It runs `ptxsim check --tool all` on every input, then `--schedules N`.
-A bug counts as found when a finding of its class appears on at least one
-input: a race bug (atomic, guard, sync, race) needs a racecheck finding
-(RAW/WAR/WAW/race/intra-warp-hazard), a bounds bug a memcheck
-out-of-bounds or invalid-address; "at line" when the finding (either
-access) is on a line that the bug concerns. A case with several bugs needs
-each. A bug-free case is clean when no run reports an error. A run that
-does not end (timeout, instruction budget) is shown and counts as a report.
+A bug counts as found when, on at least one input, a finding of its class
+names (as either access) a line the bug concerns: a race bug (atomic,
+guard, sync, race) needs a racecheck finding (RAW/WAR/WAW/race/
+intra-warp-hazard), a bounds bug a memcheck out-of-bounds or
+invalid-address. A finding of the class on other lines only ("kind only":
+in a case with several bugs, another bug's) does not count. A case with
+several bugs needs each. A bug-free case is clean when no run reports an
+error; "clean, order" when the only one is output-depends-on-schedule (a
+worklist filled through atomicAdd holds its items in an order that depends
+on the schedule; the suite's own check sorts it). A run that does not end
+(timeout, instruction budget) is shown and counts as a report.
 
 The kernels are not part of this repository; only this harness is.
 docs/check-indigo.md says how to fetch them and what was measured.
@@ -314,7 +318,8 @@ def summary(findings):
 
 
 def judge(bugs, source, first, sched):
-    """Per bug: {"verdict": 'at line' | 'found' (its class, elsewhere) | 'MISSED',
+    """Per bug: {"verdict": 'at line' | 'kind only' (a finding of its class on other
+    lines: another bug's, in a case with several) | 'MISSED',
     "inputs": those that showed it, "default": shown under the default schedule}."""
     out = {}
     for bug in bugs:
@@ -328,7 +333,7 @@ def judge(bugs, source, first, sched):
                         if lines_of(f) & lines:
                             verdict = "at line"
                         elif verdict == "MISSED":
-                            verdict = "found"
+                            verdict = "kind only"
                         if tag not in inputs:
                             inputs.append(tag)
                         default = default or which == "first"
@@ -346,6 +351,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--only", action="append", default=[], help="run the cases whose name contains this")
     ap.add_argument("--inputs", default=",".join(INPUTS), help="comma-separated, of: " + ", ".join(INPUTS))
+    ap.add_argument("--grid", type=int, help="blocks per launch, in place of one thread (warp, block) per vertex")
+    ap.add_argument("--block", type=int, help="threads per block, in place of %d (%d for *_block)" % (BLOCK, BLOCK_BLOCK))
     ap.add_argument("--json", help="write the per-case results here")
     ap.add_argument("--expand-idg", metavar="IDG_DIR",
                     help="first write the int variants of the suite's templates (IndigoSuite's "
@@ -395,6 +402,7 @@ def main():
         per_input, first_of, sched_of, trouble = {}, {}, {}, []
         for tag, (idir, n, e, s) in inputs.items():
             grid, block = geometry(pattern, n)
+            grid, block = opts.grid or grid, opts.block or block
             launch = write_launch(case_dir, ptx, idir, n, e, s, grid, block, tag)
             first, err = run_check(opts.ptxsim, launch, [], opts.timeout)
             sched, err2 = (None, None)
@@ -409,7 +417,7 @@ def main():
         row["trouble"] = trouble
         if bugs:
             row["per_bug"] = judge(bugs, source, first_of, sched_of)
-            row["verdict"] = "found" if all(v["verdict"] != "MISSED" for v in row["per_bug"].values()) else "MISSED"
+            row["verdict"] = "found" if all(v["verdict"] == "at line" for v in row["per_bug"].values()) else "MISSED"
         else:
             errors = [f for v in per_input.values() for f in v if is_error(f)]
             if trouble or any(f["kind"] != "output-depends-on-schedule" for f in errors):
@@ -435,11 +443,11 @@ def main():
     for bug in BUGS:
         with_bug = [r for r in rows if bug in r["bugs"]]
         if with_bug:
-            found = [r for r in with_bug if r["per_bug"][bug]["verdict"] != "MISSED"]
             at = [r for r in with_bug if r["per_bug"][bug]["verdict"] == "at line"]
-            default = [r for r in with_bug if r["per_bug"][bug]["default"]]
-            print("%-10s %3d of %3d found (%d at the bug's line, %d under the default schedule)"
-                  % (bug, len(found), len(with_bug), len(at), len(default)))
+            other = [r for r in with_bug if r["per_bug"][bug]["verdict"] == "kind only"]
+            default = [r for r in at if r["per_bug"][bug]["default"]]
+            print("%-10s %3d of %3d found at the bug's line (%d under the default schedule); "
+                  "%d more with a finding of its kind elsewhere only" % (bug, len(at), len(with_bug), len(default), len(other)))
     buggy = [r for r in rows if r["bugs"]]
     free = [r for r in rows if not r["bugs"]]
     print("buggy cases: %d of %d with every bug found; bug-free: %d of %d clean (%d of them with an "
