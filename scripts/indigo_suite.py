@@ -5,6 +5,7 @@ file name, which the project did not write.
 
     scripts/indigo_suite.py [--ptxsim build/tools/ptxsim] [--schedules 10] [--work DIR]
                             [--timeout 60] [--only SUBSTRING] [--inputs NAME,...]
+                            [--grid N] [--block N] [--expand-idg IDG_DIR]
                             [--json out.json] SRC_DIR
 
 SRC_DIR holds one folder per pattern with its .cu files, as the suite ships
