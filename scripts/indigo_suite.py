@@ -73,6 +73,9 @@ import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from suite_common import add_common_arguments, summary as summary_of  # noqa: E402
+
 BUGS = ("atomicBug", "guardBug", "syncBug", "raceBug", "boundsBug")
 RACE_KINDS = {"RAW", "WAR", "WAW", "race", "intra-warp-hazard"}
 MEM_KINDS = {"out-of-bounds", "invalid-address"}
@@ -310,14 +313,6 @@ def is_error(f):
     return f.get("severity", "error") == "error"
 
 
-def summary(findings):
-    kinds = {}
-    for f in findings:
-        line = (f.get("location") or {}).get("source_line")
-        kinds.setdefault(f["kind"], set()).add(line)
-    return ",".join("%s@%s" % (k, "/".join(str(l) for l in sorted(v, key=str))) for k, v in sorted(kinds.items())) or "-"
-
-
 def judge(bugs, source, first, sched):
     """Per bug: {"verdict": 'at line' | 'kind only' (a finding of its class on other
     lines: another bug's, in a case with several) | 'MISSED',
@@ -344,23 +339,17 @@ def judge(bugs, source, first, sched):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("src")
-    ap.add_argument("--ptxsim", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "tools", "ptxsim"))
-    ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
-    ap.add_argument("--schedules", type=int, default=10, help="0: only the default schedule")
-    ap.add_argument("--work", default="/tmp/indigo_work")
-    ap.add_argument("--timeout", type=int, default=60)
-    ap.add_argument("--only", action="append", default=[], help="run the cases whose name contains this")
+    add_common_arguments(ap, "the suite's .cu files, one folder per template (or where --expand-idg writes them)",
+                         "/tmp/indigo_work", 60)
     ap.add_argument("--inputs", default=",".join(INPUTS), help="comma-separated, of: " + ", ".join(INPUTS))
     ap.add_argument("--grid", type=int, help="blocks per launch, in place of one thread (warp, block) per vertex")
     ap.add_argument("--block", type=int, help="threads per block, in place of %d (%d for *_block)" % (BLOCK, BLOCK_BLOCK))
-    ap.add_argument("--json", help="write the per-case results here")
     ap.add_argument("--expand-idg", metavar="IDG_DIR",
                     help="first write the int variants of the suite's templates (IndigoSuite's "
                          "Generators/CUDA_sources/*.idg) into SRC_DIR")
     opts = ap.parse_args()
     if opts.expand_idg:
-        print("%d files written under %s" % (expand_templates(opts.expand_idg, opts.src), opts.src))
+        print("%d files written under %s" % (expand_templates(opts.expand_idg, opts.suite), opts.suite))
 
     if not os.path.exists(opts.nvcc):
         print("skipping: nvcc not found (give --nvcc)")
@@ -377,8 +366,8 @@ def main():
         f.write(HEADER)
 
     cases = []
-    for pattern in sorted(os.listdir(opts.src)):
-        pdir = os.path.join(opts.src, pattern)
+    for pattern in sorted(os.listdir(opts.suite)):
+        pdir = os.path.join(opts.suite, pattern)
         if os.path.isdir(pdir):
             for fname in sorted(os.listdir(pdir)):
                 if fname.endswith(".cu") and (not opts.only or any(o in fname for o in opts.only)):
@@ -388,7 +377,7 @@ def main():
     for pattern, name in cases:
         case_dir = os.path.join(work, pattern, name)
         os.makedirs(case_dir, exist_ok=True)
-        shutil.copyfile(os.path.join(opts.src, pattern, name + ".cu"), os.path.join(case_dir, name + ".cu"))
+        shutil.copyfile(os.path.join(opts.suite, pattern, name + ".cu"), os.path.join(case_dir, name + ".cu"))
         with open(os.path.join(case_dir, name + ".cu")) as f:
             source = f.read()
         ptx = name + ".sm_90a.ptx"
@@ -411,10 +400,10 @@ def main():
                 sched, err2 = run_check(opts.ptxsim, launch, ["--schedules", str(opts.schedules)], opts.timeout * 4)
             first_of[tag], sched_of[tag] = first or [], sched or []
             per_input[tag] = first_of[tag] + sched_of[tag]
-            row["inputs"][tag] = {"grid": grid, "block": block, "first": err or summary(first or []),
-                                  "schedules": err2 or (summary(sched) if sched is not None else "")}
+            row["inputs"][tag] = {"grid": grid, "block": block, "first": err or summary_of(first or [], ","),
+                                  "schedules": err2 or (summary_of(sched, ",") if sched is not None else "")}
             trouble += ["%s: %s" % (tag, x) for x in (err, err2) if x]
-        row["findings"] = summary([f for v in per_input.values() for f in v])
+        row["findings"] = summary_of([f for v in per_input.values() for f in v], ",")
         row["trouble"] = trouble
         if bugs:
             row["per_bug"] = judge(bugs, source, first_of, sched_of)

@@ -40,6 +40,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from suite_common import add_common_arguments, summary  # noqa: E402,F401 (scor_suite.py takes summary from here)
+
 RACE_KINDS = {"RAW", "WAR", "WAW", "race", "intra-warp-hazard"}
 SYNC_KINDS = {"divergent-barrier", "barrier-count-mismatch", "invalid-mask", "deadlock", "non-uniform-barrier"}
 
@@ -371,24 +374,9 @@ def lines_of(findings):
     return got
 
 
-def summary(findings):
-    kinds = {}
-    for f in findings:
-        line = (f.get("location") or {}).get("source_line")
-        kinds.setdefault(f["kind"], set()).add(line)
-    return ", ".join("%s@%s" % (k, "/".join(str(l) for l in sorted(v, key=str))) for k, v in sorted(kinds.items())) or "-"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("suite")
-    ap.add_argument("--ptxsim", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "tools", "ptxsim"))
-    ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
-    ap.add_argument("--schedules", type=int, default=10)
-    ap.add_argument("--work", default="/tmp/labelled_work")
-    ap.add_argument("--timeout", type=int, default=120)
-    ap.add_argument("--only", action="append", default=[])
-    ap.add_argument("--json", help="write the per-case results here")
+    add_common_arguments(ap, "one folder per case, each with a kernel.cu", "/tmp/labelled_work", 120)
     ap.add_argument("--cicc-O0", action="store_true",
                     help="compile with -Xcicc -O0: nvcc's optimiser deletes stores that nothing reads "
                          "(a shared variable only written), which the verifier's labels count as races")

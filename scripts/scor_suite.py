@@ -38,7 +38,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from labelled_suite import RACE_KINDS, run_check, summary, write_launch  # noqa: E402
+from labelled_suite import RACE_KINDS, run_check, write_launch  # noqa: E402
+from suite_common import add_common_arguments, summary  # noqa: E402
 
 
 def defines(source):
@@ -67,14 +68,7 @@ def launch_dims(source):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("src")
-    ap.add_argument("--ptxsim", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "tools", "ptxsim"))
-    ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
-    ap.add_argument("--schedules", type=int, default=10)
-    ap.add_argument("--work", default="/tmp/scor_work")
-    ap.add_argument("--timeout", type=int, default=120)
-    ap.add_argument("--only", action="append", default=[])
-    ap.add_argument("--json", help="write the per-case results here")
+    add_common_arguments(ap, "ScoR's microbenchmarks/src folder", "/tmp/scor_work", 120)
     ap.add_argument("--volatile-as-plain", action="store_true", help="racecheck treats volatile as CUDA C++ does (not atomic)")
     opts = ap.parse_args()
     extra = ["--volatile-as-plain"] if opts.volatile_as_plain else []
@@ -87,16 +81,16 @@ def main():
         return 2
 
     rows, skipped = [], []
-    names = sorted(f[:-3] for f in os.listdir(opts.src) if f.endswith(".cu") and re.match(r"(no)?race_", f))
+    names = sorted(f[:-3] for f in os.listdir(opts.suite) if f.endswith(".cu") and re.match(r"(no)?race_", f))
     if opts.only:
         names = [n for n in names if n in opts.only]
     for name in names:
-        with open(os.path.join(opts.src, name + ".cu")) as f:
+        with open(os.path.join(opts.suite, name + ".cu")) as f:
             source = f.read()
         racy = name.startswith("race_")
         case_dir = os.path.join(opts.work, name)
         os.makedirs(case_dir, exist_ok=True)
-        shutil.copyfile(os.path.join(opts.src, name + ".cu"), os.path.join(case_dir, "kernel.cu"))
+        shutil.copyfile(os.path.join(opts.suite, name + ".cu"), os.path.join(case_dir, "kernel.cu"))
         try:
             _, grid, block = launch_dims(source)
         except ValueError as err:
