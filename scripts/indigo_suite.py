@@ -74,7 +74,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suite_common import add_common_arguments, summary as summary_of  # noqa: E402
+from suite_common import add_common_arguments, missing_tools, summary as summary_of  # noqa: E402
 
 BUGS = ("atomicBug", "guardBug", "syncBug", "raceBug", "boundsBug")
 RACE_KINDS = {"RAW", "WAR", "WAW", "race", "intra-warp-hazard"}
@@ -351,12 +351,9 @@ def main():
     if opts.expand_idg:
         print("%d files written under %s" % (expand_templates(opts.expand_idg, opts.suite), opts.suite))
 
-    if not os.path.exists(opts.nvcc):
-        print("skipping: nvcc not found (give --nvcc)")
-        return 0
-    if not os.path.exists(opts.ptxsim):
-        print("error: ptxsim not found at %s (build it, or give --ptxsim)" % opts.ptxsim, file=sys.stderr)
-        return 2
+    missing = missing_tools(opts)
+    if missing is not None:
+        return missing
 
     work = os.path.abspath(opts.work)
     inputs = {}

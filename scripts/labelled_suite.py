@@ -41,7 +41,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suite_common import add_common_arguments, summary  # noqa: E402,F401 (scor_suite.py takes summary from here)
+from suite_common import add_common_arguments, missing_tools, summary  # noqa: E402
 
 RACE_KINDS = {"RAW", "WAR", "WAW", "race", "intra-warp-hazard"}
 SYNC_KINDS = {"divergent-barrier", "barrier-count-mismatch", "invalid-mask", "deadlock", "non-uniform-barrier"}
@@ -387,12 +387,9 @@ def main():
     opts = ap.parse_args()
     plain = ["--volatile-as-plain"] if opts.volatile_as_plain else []
 
-    if not os.path.exists(opts.nvcc):
-        print("skipping the whole suite: nvcc not found (give --nvcc)")
-        return 0
-    if not os.path.exists(opts.ptxsim):
-        print("error: ptxsim not found at %s (build it, or give --ptxsim)" % opts.ptxsim, file=sys.stderr)
-        return 2
+    missing = missing_tools(opts)
+    if missing is not None:
+        return missing
     os.makedirs(opts.work, exist_ok=True)
     prelude = os.path.join(opts.work, "gpuverify_dialect.h")
     with open(prelude, "w") as f:

@@ -39,7 +39,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from labelled_suite import RACE_KINDS, run_check, write_launch  # noqa: E402
-from suite_common import add_common_arguments, summary  # noqa: E402
+from suite_common import add_common_arguments, missing_tools, summary  # noqa: E402
 
 
 def defines(source):
@@ -73,12 +73,9 @@ def main():
     opts = ap.parse_args()
     extra = ["--volatile-as-plain"] if opts.volatile_as_plain else []
 
-    if not os.path.exists(opts.nvcc):
-        print("skipping the whole suite: nvcc not found (give --nvcc)")
-        return 0
-    if not os.path.exists(opts.ptxsim):
-        print("error: ptxsim not found at %s (build it, or give --ptxsim)" % opts.ptxsim, file=sys.stderr)
-        return 2
+    missing = missing_tools(opts)
+    if missing is not None:
+        return missing
 
     rows, skipped = [], []
     names = sorted(f[:-3] for f in os.listdir(opts.suite) if f.endswith(".cu") and re.match(r"(no)?race_", f))

@@ -4,6 +4,7 @@ indigo_suite.py) share: their common command-line options and the short
 
 import os
 import shutil
+import sys
 
 
 def add_common_arguments(ap, source_help, work, timeout):
@@ -27,3 +28,15 @@ def summary(findings, sep=", "):
         line = (f.get("location") or {}).get("source_line")
         kinds.setdefault(f["kind"], set()).add(line)
     return sep.join("%s@%s" % (k, "/".join(str(l) for l in sorted(v, key=str))) for k, v in sorted(kinds.items())) or "-"
+
+
+def missing_tools(opts):
+    """None when nvcc and ptxsim are there; else the exit status after saying
+    why: 0 (skipped) without nvcc, 2 without ptxsim."""
+    if not os.path.exists(opts.nvcc):
+        print("skipping the whole suite: nvcc not found (give --nvcc)")
+        return 0
+    if not os.path.exists(opts.ptxsim):
+        print("error: ptxsim not found at %s (build it, or give --ptxsim)" % opts.ptxsim, file=sys.stderr)
+        return 2
+    return None
