@@ -138,6 +138,16 @@ int cmd_check(const std::vector<std::string>& args) {
             if (std::find(run_tools.begin(), run_tools.end(), n) != run_tools.end()) sorted.push_back(n);
         run_tools = sorted;
     }
+    // A model option for a tool that is not running changes nothing: say so
+    // rather than let the user think it was applied.
+    auto running = [&](const char* t) { return std::find(run_tools.begin(), run_tools.end(), t) != run_tools.end(); };
+    const std::pair<bool, const char*> racecheck_options[] = {{checker_opts.volatile_as_plain, "--volatile-as-plain"},
+                                                              {checker_opts.warp_synchronous, "--assume-warp-sync"},
+                                                              {checker_opts.only_intra_warp, "--only-intra-warp"}};
+    for (auto [given, name] : racecheck_options)
+        if (given && !running("racecheck")) std::cerr << fmt::format("ptxsim check: note: {} is a racecheck option; racecheck is not running\n", name);
+    if (checker_opts.cuda_barrier_rule && !running("synccheck"))
+        std::cerr << "ptxsim check: note: --cuda-barrier-rule is a synccheck option; synccheck is not running\n";
     if (model_path.empty()) model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
     parser::diagnostics d;
     auto model = models::load_model(model_path, d);

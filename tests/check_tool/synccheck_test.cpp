@@ -433,6 +433,10 @@ TEST(synccheck_tool, cuda_barrier_rule_option_reports_an_early_return_before_a_b
     const std::string launch = "'" + source_dir() + "/tests/check_tool/cases/early_exit_barrier.json'";
     auto ptx = run_ptxsim("check --tool synccheck " + launch);
     EXPECT_EQ(ptx.status, 0) << ptx.err; // PTX: the exited threads release the barrier
+    auto other_tool = run_ptxsim("check --tool memcheck --cuda-barrier-rule " + launch);
+    EXPECT_EQ(other_tool.status, 0) << other_tool.err;
+    EXPECT_NE(other_tool.err.find("note: --cuda-barrier-rule is a synccheck option; synccheck is not running"), std::string::npos)
+        << other_tool.err;
     std::string path = (fs::temp_directory_path() / ("ptxsim_synccheck_" + std::to_string(getpid()) + "_cuda_rule.json")).string();
     auto r = run_ptxsim("check --tool synccheck --cuda-barrier-rule --report-json '" + path + "' " + launch);
     EXPECT_EQ(r.status, 1) << r.err;
