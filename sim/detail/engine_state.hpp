@@ -158,4 +158,10 @@ struct cluster_state {
     }
 };
 
+// The thread index of a warp's lane in a block of the given shape.
+inline dim3 thread_index(const dim3& block, const warp_state& w, uint32_t lane) {
+    uint32_t t = w.index * warp_size + lane;
+    return {t % block.x, t / block.x % block.y, t / (block.x * block.y)};
+}
+
 } // namespace ptxsim::sim::detail
