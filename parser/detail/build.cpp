@@ -189,7 +189,14 @@ void builder::make_decls(const raw_decl& raw, std::vector<var_decl>& out) {
             }
             v.dims = m_.nodes.copy(dims);
         }
-        if (d.has_init) v.init = make_initializer(d.init, d.braced, d.init_pos);
+        if (d.has_init) {
+            // Only .global and .const variables start with a value; ptxas
+            // refuses an initialiser anywhere else rather than ignore it.
+            if (head.space == state_space::shared || head.space == state_space::local || head.space == state_space::reg ||
+                head.space == state_space::param)
+                error(d.init_pos, fmt::format("'{}' cannot have an initial value: only .global and .const variables can", d.name));
+            v.init = make_initializer(d.init, d.braced, d.init_pos);
+        }
         out.push_back(v);
     }
 }
