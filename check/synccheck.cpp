@@ -170,6 +170,16 @@ void synccheck::warp_sync(const sim::warp_sync_event& e) {
         if (!pending_count_) return; // the common case: every member arrived at once
         auto it = pending_.find({e.site.cta, e.site.warp});
         if (it == pending_.end()) return;
+        // Lanes waiting at another bar.warp.sync with the same mask went on
+        // with these (the engine lets them meet): no longer pending.
+        for (auto p = it->second.begin(); p != it->second.end();) {
+            if (!same_place(p->site, e.site) && (p->mask & ~e.mask) == 0) {
+                p = it->second.erase(p);
+                --pending_count_;
+            } else {
+                ++p;
+            }
+        }
         for (auto p = it->second.begin(); p != it->second.end(); ++p) {
             if (!same_place(p->site, e.site)) continue;
             const uint32_t exited = p->membermask & p->live & ~e.mask;
@@ -215,8 +225,9 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
     // Lanes of the warp waiting at another warp-synchronous instruction with
     // the same member mask: from sm_70 the PTX ISA lets such lanes meet (it
     // asks for the same mask and qualifiers, not the same instruction), so
-    // their mask is not wrong; ptxsim only lets lanes at one instruction
-    // meet, and this deadlock is then reported as one.
+    // their mask is not wrong; ptxsim lets them meet at bar.warp.sync only
+    // (shfl, vote, match ... at one instruction), and this deadlock is then
+    // reported as one.
     auto partners = [&](const std::vector<pending_sync>& list, const pending_sync& p) {
         uint32_t lanes = 0;
         for (const pending_sync& q : list)
@@ -281,7 +292,7 @@ void synccheck::deadlock(const sim::deadlock_event& e) {
                 if (same_place(p.site, w.site))
                     if (uint32_t other = partners(it->second, p) & p.membermask)
                         f.details.push_back(fmt::format("{} wait at another warp-synchronous instruction with the same member mask; the PTX "
-                                                        "ISA lets them meet from sm_70, ptxsim only lets lanes at one instruction meet",
+                                                        "ISA lets them meet from sm_70, ptxsim lets lanes at one instruction meet (at two, only for bar.warp.sync)",
                                                         lanes_text(other)));
             break;
         }

@@ -1359,13 +1359,24 @@ private:
             [&](uint64_t addr) { return read_string(addr, lane); });
     }
 
+    // Lanes meet at a warp-synchronous instruction when every live lane its
+    // member mask names is there. bar.warp.sync lanes also meet lanes waiting
+    // at another bar.warp.sync with the same member mask (the ISA allows it
+    // from sm_70: __syncwarp() on both sides of a branch); shfl, vote, match,
+    // redux and elect exchange values, so only lanes at one instruction meet.
     bool warp_sync(uint32_t membermask, uint32_t& mask) override {
         warp_state& w = *cur_;
         uint32_t needed = membermask & w.alive & ~w.exited;
         uint32_t here = mask;
+        const bool barrier = cur_ins_->order != isa::mem_order::weak; // bar.warp.sync
         for (uint32_t lanes = w.sync_wait; lanes; lanes &= lanes - 1) {
             uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
-            if (w.pc[l] == cur_pc_) here |= 1u << l;
+            if (w.pc[l] == cur_pc_) {
+                here |= 1u << l;
+            } else if (barrier && w.sync_mask[l] == membermask) {
+                const isa::exec_instruction& other = function_of(w.pc[l]).code[w.pc[l] & index_bits];
+                if (other.run == cur_ins_->run && other.order != isa::mem_order::weak) here |= 1u << l;
+            }
         }
         if constexpr (Observed) {
             warp_sync_event e;
@@ -1380,12 +1391,17 @@ private:
         }
         if ((needed & ~here) == 0) { // everyone is here: run them together
             uint32_t released = here & w.sync_wait;
-            for (uint32_t lanes = released; lanes; lanes &= lanes - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(lanes))] = cur_pc_ + 1;
+            // Each goes on after its own instruction (they wait with the PC on it).
+            for (uint32_t lanes = released; lanes; lanes &= lanes - 1) ++w.pc[static_cast<uint32_t>(__builtin_ctz(lanes))];
             w.sync_wait &= ~released;
             mask = here;
             return true;
         }
-        for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(lanes))] = cur_pc_;
+        for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) {
+            const uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
+            w.pc[l] = cur_pc_;
+            w.sync_mask[l] = membermask;
+        }
         w.sync_wait |= mask;
         return false;
     }

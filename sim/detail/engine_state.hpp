@@ -52,6 +52,7 @@ struct warp_state {
     uint32_t exited = 0;
     uint32_t waiting = 0;        // lanes blocked at a barrier
     uint32_t sync_wait = 0;      // lanes waiting at a warp-synchronous instruction for the rest of their mask
+    std::array<uint32_t, warp_size> sync_mask{}; // the member mask each lane of sync_wait gave
     // Lanes that exited while other lanes of the warp were held at an
     // aligned CTA barrier (pick_pc/pick_group): they never reach it, so the
     // barrier's arrival counts them as live lanes that did not arrive

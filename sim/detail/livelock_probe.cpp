@@ -63,6 +63,7 @@ uint64_t state_hash(const live_clusters& live) {
             value(w->exited);
             value(w->waiting);
             value(w->sync_wait);
+            bytes(w->sync_mask.data(), sizeof w->sync_mask);
             value(w->mbar_timed_out);
             value(w->registers);
             value(w->converged);
