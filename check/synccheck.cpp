@@ -127,16 +127,21 @@ bool synccheck::judge(const phase& p, uint32_t id, const char* when) {
 
 void synccheck::judge_cuda_rule(const phase& p, uint32_t id, uint32_t arrived) {
     const arrival& first = p.arrivals.front();
-    std::string other_place;
+    auto same_instruction = [](const sim::event_site& a, const sim::event_site& b) {
+        return a.function_id == b.function_id && a.pos == b.pos;
+    };
+    // The first arrival at another instruction, and how many threads arrived there.
+    const arrival* other = nullptr;
     uint32_t there = 0;
-    for (const arrival& a : p.arrivals)
-        if (a.site.function_id != first.site.function_id || a.site.pos != first.site.pos) {
-            if (other_place.empty()) other_place = where(a.site);
-            if (where(a.site) == other_place) there += static_cast<uint32_t>(__builtin_popcount(a.mask));
-        }
-    if (arrived >= block_threads_ && other_place.empty()) return;
+    for (const arrival& a : p.arrivals) {
+        if (same_instruction(a.site, first.site)) continue;
+        if (!other) other = &a;
+        if (same_instruction(a.site, other->site)) there += static_cast<uint32_t>(__builtin_popcount(a.mask));
+    }
+    if (arrived >= block_threads_ && !other) return;
+    const std::string other_place = other ? where(other->site) : std::string();
     finding f = at_site(first.site, "non-uniform-barrier");
-    if (!other_place.empty())
+    if (other)
         f.headline = fmt::format("Barrier {} (no thread count) completed with threads of block {} at different instructions: {} at {}, "
                                  "others here",
                                  id, block_text(first.site.block), there == 1 ? "1 thread" : fmt::format("{} threads", there), other_place);

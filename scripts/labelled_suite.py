@@ -41,7 +41,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suite_common import add_common_arguments, missing_tools, summary  # noqa: E402
+from suite_common import add_common_arguments, missing_tools, summary, write_results  # noqa: E402
 
 RACE_KINDS = {"RAW", "WAR", "WAW", "race", "intra-warp-hazard"}
 SYNC_KINDS = {"divergent-barrier", "barrier-count-mismatch", "invalid-mask", "deadlock", "non-uniform-barrier"}
@@ -536,8 +536,7 @@ def main():
     for r in rows:
         print("  %-50s %s" % (r["case"], r["why"]))
     if opts.json:
-        with open(opts.json, "w") as f:
-            json.dump({"rows": rows, "skipped": skipped}, f, indent=1)
+        write_results(opts.json, rows, skipped)
     return 0
 
 

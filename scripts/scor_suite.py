@@ -30,7 +30,6 @@ The kernels are not part of this repository; only this harness is.
 """
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -39,7 +38,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from labelled_suite import RACE_KINDS, run_check, write_launch  # noqa: E402
-from suite_common import add_common_arguments, missing_tools, summary  # noqa: E402
+from suite_common import add_common_arguments, missing_tools, summary, write_results  # noqa: E402
 
 
 def defines(source):
@@ -135,8 +134,7 @@ def main():
     for name, why in skipped:
         print("  skipped %-40s %s" % (name, why))
     if opts.json:
-        with open(opts.json, "w") as f:
-            json.dump({"rows": rows, "skipped": skipped}, f, indent=1)
+        write_results(opts.json, rows, skipped)
     return 0
 
 

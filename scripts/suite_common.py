@@ -2,6 +2,7 @@
 indigo_suite.py) share: their common command-line options and the short
 "kind@line" summary of findings each prints per case."""
 
+import json
 import os
 import shutil
 import sys
@@ -40,3 +41,9 @@ def missing_tools(opts):
         print("error: ptxsim not found at %s (build it, or give --ptxsim)" % opts.ptxsim, file=sys.stderr)
         return 2
     return None
+
+
+def write_results(path, rows, skipped):
+    """--json: the per-case rows and the cases that could not run."""
+    with open(path, "w") as f:
+        json.dump({"rows": rows, "skipped": skipped}, f, indent=1)

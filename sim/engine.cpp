@@ -1374,8 +1374,8 @@ private:
             if (w.pc[l] == cur_pc_) {
                 here |= 1u << l;
             } else if (barrier && w.sync_mask[l] == membermask) {
-                const isa::exec_instruction& other = function_of(w.pc[l]).code[w.pc[l] & index_bits];
-                if (other.run == cur_ins_->run && other.order != isa::mem_order::weak) here |= 1u << l;
+                // Another bar.warp.sync: the same handler (shfl, vote ... have their own).
+                if (function_of(w.pc[l]).code[w.pc[l] & index_bits].run == cur_ins_->run) here |= 1u << l;
             }
         }
         if constexpr (Observed) {
