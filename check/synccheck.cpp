@@ -168,9 +168,10 @@ void synccheck::barrier_release(const sim::barrier_release_event& e) {
 void synccheck::warp_sync(const sim::warp_sync_event& e) {
     std::lock_guard lock(mutex_);
     if (stopped_) return;
-    // The engine reads the member mask of the first arriving lane only, so a
-    // lane outside its own mask cannot be told from a tile whose lanes name
-    // different masks (cooperative groups' tiled_partition): not judged.
+    // Lanes of one instruction that give different member masks (cooperative
+    // groups' tiles) wait and complete per mask, so pending waits are kept
+    // per site and mask. A lane outside its own mask, or lanes of one mask
+    // naming a lane that gives another, stop the run as a fault in the engine.
     if (e.complete) {
         if (!pending_count_) return; // the common case: every member arrived at once
         auto it = pending_.find({e.site.cta, e.site.warp});
@@ -186,7 +187,7 @@ void synccheck::warp_sync(const sim::warp_sync_event& e) {
             }
         }
         for (auto p = it->second.begin(); p != it->second.end(); ++p) {
-            if (!same_place(p->site, e.site)) continue;
+            if (!same_place(p->site, e.site) || p->membermask != e.membermask) continue;
             const uint32_t exited = p->membermask & p->live & ~e.mask;
             const pending_sync was = *p;
             it->second.erase(p);
@@ -203,7 +204,7 @@ void synccheck::warp_sync(const sim::warp_sync_event& e) {
     }
     auto& list = pending_[{e.site.cta, e.site.warp}];
     for (pending_sync& p : list)
-        if (same_place(p.site, e.site)) {
+        if (same_place(p.site, e.site) && p.membermask == e.membermask) {
             p.mask |= e.mask;
             return;
         }

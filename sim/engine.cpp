@@ -1360,10 +1360,12 @@ private:
     }
 
     // Lanes meet at a warp-synchronous instruction when every live lane its
-    // member mask names is there. bar.warp.sync lanes also meet lanes waiting
-    // at another bar.warp.sync with the same member mask (the ISA allows it
-    // from sm_70: __syncwarp() on both sides of a branch); shfl, vote, match,
-    // redux and elect exchange values, so only lanes at one instruction meet.
+    // member mask names is there with the same mask (the handler calls this
+    // once per mask its lanes give: isa/sem/warp.cpp). bar.warp.sync lanes
+    // also meet lanes waiting at another bar.warp.sync with the same member
+    // mask (the ISA allows it from sm_70: __syncwarp() on both sides of a
+    // branch); shfl, vote, match, redux and elect exchange values, so only
+    // lanes at one instruction meet.
     bool warp_sync(uint32_t membermask, uint32_t& mask) override {
         warp_state& w = *cur_;
         uint32_t needed = membermask & w.alive & ~w.exited;
@@ -1371,9 +1373,10 @@ private:
         const bool barrier = cur_ins_->order != isa::mem_order::weak; // bar.warp.sync
         for (uint32_t lanes = w.sync_wait; lanes; lanes &= lanes - 1) {
             uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
+            if (w.sync_mask[l] != membermask) continue; // another group: it waits for its own members
             if (w.pc[l] == cur_pc_) {
                 here |= 1u << l;
-            } else if (barrier && w.sync_mask[l] == membermask) {
+            } else if (barrier) {
                 // Another bar.warp.sync: the same handler (shfl, vote ... have their own).
                 if (function_of(w.pc[l]).code[w.pc[l] & index_bits].run == cur_ins_->run) here |= 1u << l;
             }
