@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "isa/sem/warp_collective.hpp"
+
 namespace ptxsim::check {
 namespace {
 
@@ -65,8 +67,26 @@ void synccheck::launch_begin(const sim::launch_event& e) {
     pending_count_ = 0;
 }
 
-void synccheck::launch_end(const sim::launch_event&, const sim::launch_result&) {
+void synccheck::launch_end(const sim::launch_event& e, const sim::launch_result& r) {
     std::lock_guard lock(mutex_);
+    // A warp-synchronous instruction whose member masks the PTX ISA leaves
+    // undefined (a lane outside its own mask, members giving different
+    // masks, shfl from a lane that is not a running member) stopped the
+    // launch in the engine (isa/sem/warp.cpp): an invalid-mask finding there.
+    if (r.fault && r.fault->raised_by.empty() && !stopped_ && r.fault->kind == "invalid operation" &&
+        r.fault->message.ends_with(isa::sem::undefined_member_mask)) {
+        const sim::fault_report& fr = *r.fault;
+        finding f;
+        f.tool = "synccheck";
+        f.kernel = fr.kernel.empty() ? e.kernel : fr.kernel;
+        f.block = fr.block;
+        f.thread = fr.thread;
+        set_location(f, fr);
+        f.kind = "invalid-mask";
+        f.headline = "Member masks of a warp-synchronous instruction that the PTX ISA leaves undefined";
+        f.details.push_back(fr.message);
+        report_.add(std::move(f));
+    }
     locate_ = nullptr; // valid only during the launch
     stop_ = nullptr;
     phases_.clear();

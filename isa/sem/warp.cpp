@@ -20,6 +20,7 @@
 
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
+#include "isa/sem/warp_collective.hpp"
 
 namespace ptxsim::isa::sem {
 namespace {
@@ -45,8 +46,8 @@ bool gather(exec_context& c, uint32_t mask, const exec_operand& member, const ch
         const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(lanes));
         if (!(mm[lane] >> lane & 1)) {
             c.fault(fault_kind::invalid_operation, lane, 0,
-                    fmt::format("lane {} executes {} with member mask 0x{:08x}, which does not name it (undefined in the PTX ISA)",
-                                lane, name, mm[lane]));
+                    fmt::format("lane {} executes {} with member mask 0x{:08x}, which does not name it{}",
+                                lane, name, mm[lane], undefined_member_mask));
             return false;
         }
     }
@@ -63,9 +64,9 @@ bool gather(exec_context& c, uint32_t mask, const exec_operand& member, const ch
         if (uint32_t other = membermask & mask & ~lanes) {
             const uint32_t o = static_cast<uint32_t>(__builtin_ctz(other));
             c.fault(fault_kind::invalid_operation, static_cast<uint32_t>(__builtin_ctz(lanes)), 0,
-                    fmt::format("{}: lanes 0x{:08x} give member mask 0x{:08x}, which names lane {}, but lane {} gives 0x{:08x} "
-                                "(the PTX ISA asks every member for the same mask; undefined)",
-                                name, lanes, membermask, o, o, mm[o]));
+                    fmt::format("{}: lanes 0x{:08x} give member mask 0x{:08x}, which names lane {}, but lane {} gives 0x{:08x}; "
+                                "every member must give the same mask{}",
+                                name, lanes, membermask, o, o, mm[o], undefined_member_mask));
             return false;
         }
         all[count++] = {lanes, membermask};
@@ -114,10 +115,11 @@ void shfl_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             const uint32_t src = static_cast<uint32_t>(j);
             if (!(g.lanes >> src & 1)) {
                 c.fault(fault_kind::invalid_operation, lane, 0,
-                        fmt::format("lane {} of {} reads lane {}, which {} (undefined in the PTX ISA)", lane, shfl_names[ins.sub], src,
+                        fmt::format("lane {} of {} reads lane {}, which {}{}", lane, shfl_names[ins.sub], src,
                                     g.membermask >> src & 1
                                         ? "has exited or is not part of the block"
-                                        : fmt::format("its member mask 0x{:08x} does not name", g.membermask)));
+                                        : fmt::format("its member mask 0x{:08x} does not name", g.membermask),
+                                    undefined_member_mask));
                 bad = true;
                 return;
             }

@@ -4,10 +4,18 @@
 // every live lane is here, and fault when some lane has exited (the PTX ISA
 // makes that undefined).
 #include <string>
+#include <string_view>
 
 #include "isa/sem/context.hpp"
 
 namespace ptxsim::isa::sem {
+
+// How the fault message of a warp-synchronous instruction (isa/sem/warp.cpp)
+// ends when its lanes' member masks leave it undefined in the PTX ISA: a
+// lane outside its own mask, members giving different masks, shfl reading
+// a lane that is not a running member. The fault kind is invalid_operation;
+// synccheck reports such a fault as an invalid-mask finding.
+inline constexpr std::string_view undefined_member_mask = " (undefined in the PTX ISA)";
 
 // True when all 32 lanes are here (mask widened to them); false when some
 // are still on their way (the others wait) or, after a fault, have exited.
