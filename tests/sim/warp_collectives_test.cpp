@@ -79,10 +79,12 @@ COLL:
     elect.sync %r28|%p4, %r2;               selp.u32 %r29, 1, 0, %p4;
     bar.warp.sync %r2;
     shfl.sync.idx.b32 %r30|%p5, %r3, %r28, 31, %r2;  selp.u32 %r31, 1, 0, %p5;  // from the leader
+    redux.sync.add.s32 %r32, %r3, %r2;
+    match.all.sync.b64 %r33, %rd4, %r2;
     mul.wide.u32 %rd2, %r1, 96;
     add.s64 %rd3, %rd1, %rd2;
 )";
-    for (uint32_t k = 0; k < 22; ++k) s += fmt::format("st.global.u32 [%rd3+{}], %r{};\n", 4 * k, 10 + k);
+    for (uint32_t k = 0; k < slots; ++k) s += fmt::format("st.global.u32 [%rd3+{}], %r{};\n", 4 * k, 10 + k);
     s += "bra.uni DONE;\n";
     if (late) s += "LATE:\nadd.u32 %r9, %r1, 1;\nmul.lo.u32 %r9, %r9, 3;\nbra.uni COLL;\n";
     s += "DONE:\n";
@@ -140,6 +142,8 @@ std::array<uint32_t, slots> expected(const masks& m, uint32_t exited, uint32_t l
     r[19] = l == leader;
     r[20] = value(leader);
     r[21] = 1;
+    r[22] = sum; // add.s32: the same bits
+    r[23] = same_key == group ? group : 0; // match.all.b64 on the b64 key
     return r;
 }
 
@@ -149,7 +153,7 @@ void check_battery(const masks& m, uint32_t exited, bool late, const std::string
     for (uint32_t l = 0; l < 32; ++l) {
         if (exited >> l & 1) continue;
         auto want = expected(m, exited, l);
-        for (uint32_t k = 0; k < 22; ++k) EXPECT_EQ(res.out[l * slots + k], want[k]) << what << ": lane " << l << " slot " << k;
+        for (uint32_t k = 0; k < slots; ++k) EXPECT_EQ(res.out[l * slots + k], want[k]) << what << ": lane " << l << " slot " << k;
     }
 }
 
