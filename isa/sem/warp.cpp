@@ -27,31 +27,53 @@ namespace {
 
 // Lanes that meet at the instruction: every one gave `membermask`.
 struct member_group {
-    uint32_t lanes = 0, membermask = 0;
+    uint32_t lanes, membermask;
 };
 
 struct groups {
-    std::array<member_group, warp_size> g{};
+    std::array<member_group, warp_size> g; // the first n are set
     uint32_t n = 0; // groups complete (all their members are here): these run now
 };
+
+void outside_own_mask(exec_context& c, uint32_t lane, uint32_t membermask, const char* name) {
+    c.fault(fault_kind::invalid_operation, lane, 0,
+            fmt::format("lane {} executes {} with member mask 0x{:08x}, which does not name it{}", lane, name, membermask,
+                        undefined_member_mask));
+}
 
 // Groups the lanes of `mask` by the member mask each gives, checks the ISA's
 // rules, and waits per group. Groups whose members are all here come back
 // in `out` (lanes widened to the members that waited for them); the others
 // wait at the instruction. False after a fault.
 bool gather(exec_context& c, uint32_t mask, const exec_operand& member, const char* name, groups& out) {
-    std::array<uint32_t, warp_size> mm{};
+    out.n = 0;
+    // The common case, one mask for all (an immediate, or a register that
+    // agrees): one group.
+    const uint32_t m0 = static_cast<uint32_t>(read(c, member, static_cast<uint32_t>(__builtin_ctz(mask))));
+    bool one = member.kind != opnd::reg && member.kind != opnd::special;
+    if (!one) {
+        one = true;
+        for_lanes(mask, [&](uint32_t lane) { one = one && static_cast<uint32_t>(read(c, member, lane)) == m0; });
+    }
+    if (one) {
+        if (uint32_t outside = mask & ~m0) {
+            outside_own_mask(c, static_cast<uint32_t>(__builtin_ctz(outside)), m0, name);
+            return false;
+        }
+        member_group g{mask, m0};
+        if (c.warp_sync(g.membermask, g.lanes)) out.g[out.n++] = g;
+        return true;
+    }
+    std::array<uint32_t, warp_size> mm;
     for_lanes(mask, [&](uint32_t lane) { mm[lane] = static_cast<uint32_t>(read(c, member, lane)); });
     for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) {
         const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(lanes));
         if (!(mm[lane] >> lane & 1)) {
-            c.fault(fault_kind::invalid_operation, lane, 0,
-                    fmt::format("lane {} executes {} with member mask 0x{:08x}, which does not name it{}",
-                                lane, name, mm[lane], undefined_member_mask));
+            outside_own_mask(c, lane, mm[lane], name);
             return false;
         }
     }
-    std::array<member_group, warp_size> all{};
+    std::array<member_group, warp_size> all;
     uint32_t count = 0;
     for (uint32_t rest = mask; rest;) {
         const uint32_t membermask = mm[static_cast<uint32_t>(__builtin_ctz(rest))];
@@ -72,7 +94,6 @@ bool gather(exec_context& c, uint32_t mask, const exec_operand& member, const ch
         all[count++] = {lanes, membermask};
         rest &= ~lanes;
     }
-    out.n = 0;
     for (uint32_t k = 0; k < count; ++k) {
         member_group g = all[k];
         if (c.warp_sync(g.membermask, g.lanes)) out.g[out.n++] = g;
@@ -92,8 +113,8 @@ void shfl_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!gather(c, mask, ins.ops[base + 3], shfl_names[ins.sub], gs)) return;
     for (uint32_t k = 0; k < gs.n; ++k) {
         const member_group& g = gs.g[k];
-        std::array<uint32_t, warp_size> val{};
-        std::array<bool, warp_size> in_range{};
+        std::array<uint32_t, warp_size> val;
+        std::array<bool, warp_size> in_range;
         bool bad = false;
         for_lanes(g.lanes, [&](uint32_t lane) {
             if (bad) return;
