@@ -204,6 +204,37 @@ TEST(warp_collectives, groups_arriving_at_different_times) {
     check_battery(tiles(16), 0x000F0000u, true, "tiles of 16, lanes 16-19 exited, odd lanes late");
 }
 
+TEST(warp_collectives, a_waiting_group_does_not_go_with_another_mask) {
+    // Lanes 16-23 reach the vote first and wait for 24-31 (mask 0xffff0000);
+    // lanes 0-15 (mask 0xffff) come next and go on alone; 24-31 come last.
+    auto res = run_kernel_body(mask_setup(tiles(16)) + R"(
+    and.b32 %r3, %r1, 1;
+    setp.eq.u32 %p1, %r3, 1;
+    setp.ge.u32 %p5, %r1, 16;
+    setp.lt.u32 %p6, %r1, 24;
+    and.pred %p5, %p5, %p6;
+    setp.ge.u32 %p6, %r1, 24;
+    @%p5 bra COLL;
+    @%p6 bra LATE2;
+    bra.uni LATE1;
+COLL:
+    vote.sync.ballot.b32 %r4, %p1, %r2;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r4;
+    bra.uni DONE;
+LATE1:
+    add.u32 %r5, %r1, 1;
+    bra.uni COLL;
+LATE2:
+    add.u32 %r5, %r1, 2;
+    add.u32 %r5, %r5, 3;
+    bra.uni COLL;
+DONE:)", 32, 32);
+    ASSERT_EQ(res.fault, "");
+    for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(res.out[l], l < 16 ? 0x0000AAAAu : 0xAAAA0000u) << l;
+}
+
 TEST(warp_collectives, tile_masks_in_a_block_with_a_partial_warp) {
     // 24 threads: lanes 24-31 do not exist; the upper tile of 16 is lanes 16-23.
     auto res = run_kernel_body(mask_setup(tiles(16)) + R"(
