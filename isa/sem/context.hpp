@@ -108,10 +108,12 @@ struct exec_context {
     // completes, every participating lane gets the result in `dest`.
     virtual void barrier_reduce(uint32_t id, uint32_t count, uint32_t mask, uint32_t votes, bar_reduction op,
                                 const exec_operand& dest) = 0;
-    // Warp-synchronous instructions (shfl.sync, vote.sync, bar.warp.sync ...):
-    // true when every lane of `membermask` that has not exited is here, with
-    // `mask` widened to all of them; false when some have not arrived yet,
-    // in which case the lanes in `mask` wait at this instruction.
+    // Warp-synchronous instructions (shfl.sync, vote.sync, bar.warp.sync ...),
+    // called once per member mask the running lanes give (`mask`: the lanes
+    // giving `membermask`): true when every lane of `membermask` that has not
+    // exited is here with that mask, with `mask` widened to all of them;
+    // false when some have not arrived yet, in which case the lanes in
+    // `mask` wait at this instruction.
     virtual bool warp_sync(uint32_t membermask, uint32_t& mask) = 0;
     // call: the lanes in `mask` enter the callee of ins.target's call site;
     // ret: they return to their callers (or, in the entry, exit).
