@@ -1,6 +1,6 @@
 // Floating-point arithmetic on f32 and f64: add sub mul fma mad div min max
 // abs neg sqrt rcp, every rounding mode, .ftz .sat, and min/max .NaN
-// .xorsign.abs .relu. The arithmetic is isa/fp's exact integer
+// .xorsign.abs .relu (and three-input min/max.f32). The arithmetic is isa/fp's exact integer
 // implementation (tested against MPFR), except that plain round-to-nearest
 // add/sub/mul/fma use the host's IEEE operations where they agree (below).
 // The .approx forms go to isa/sem/approx.cpp.
@@ -110,6 +110,18 @@ void handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
     });
 }
 
+// min/max.f32 d, a, b, c (sm_100): the two-operand rule applied twice. That
+// is exact: the NaN rule (a NaN operand gives the other one, .NaN makes any
+// NaN win), the order -0 < +0 and .ftz all compose.
+template <fop Op>
+void minmax3_handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
+    for_lanes(mask, [&](uint32_t lane) {
+        uint64_t a = read(ctx, ins.ops[1], lane), b = read(ctx, ins.ops[2], lane), c = read(ctx, ins.ops[3], lane);
+        uint64_t ab = compute<false, Op>(a, b, 0, fp::rounding::rn, ins.flags);
+        write(ctx, ins.ops[0], lane, compute<false, Op>(ab, c, 0, fp::rounding::rn, ins.flags));
+    });
+}
+
 // add/sub/mul/fma.rn without modifiers (chosen at decode): the host's
 // operations for the whole warp, the exact library for NaN results.
 template <bool Is64, fop Op>
@@ -186,6 +198,13 @@ std::string pick(const matched_instruction& m, exec_instruction& out) {
     if (m.has_mod("relu")) out.flags |= f_relu;
     if (m.has_mod("NaN")) out.flags |= f_nan;
     if (m.has_mod("xorsign")) out.flags |= f_xorsign;
+    if constexpr (Op == fop::min || Op == fop::max)
+        if (out.nops == 4) {
+            if (out.type != data_type::f32 || (out.flags & (f_xorsign | f_relu)))
+                return "three-input min/max exists only for .f32, without .xorsign.abs";
+            out.run = minmax3_handler<Op>;
+            return {};
+        }
     if (out.type == data_type::f32) out.run = handler<false, Op>;
     else if (out.type == data_type::f64) out.run = handler<true, Op>;
     else if (auto h = half_handler_for<Op>(out.type)) out.run = h;

@@ -185,7 +185,7 @@ std::string dec_ld(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
     out.run = out.ops[0].kind == opnd::reg && warp_access_shape(out, out.ops[0], out.ops[1]) ? ld_scalar_handler : ld_handler;
     if (out.type == data_type::b128) {
-        if (m.has("vec")) return "vectors of .b128 are not implemented yet";
+        if (m.has("vec")) return "vectors of .b128 do not exist (wider than the 128 bits a load or store moves)";
         out.run = ld_b128_handler;
     }
     return {};
@@ -197,7 +197,7 @@ std::string dec_st(const matched_instruction& m, exec_instruction& out) {
         return "st of a vector with a 64-bit constant among four elements, or a constant past the fourth, is not implemented";
     out.run = warp_access_shape(out, out.ops[1], out.ops[0]) ? st_scalar_handler : st_handler;
     if (out.type == data_type::b128) {
-        if (m.has("vec")) return "vectors of .b128 are not implemented yet";
+        if (m.has("vec")) return "vectors of .b128 do not exist (wider than the 128 bits a load or store moves)";
         out.run = st_b128_handler;
     }
     return {};
