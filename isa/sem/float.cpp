@@ -1,6 +1,6 @@
 // Floating-point arithmetic on f32 and f64: add sub mul fma mad div min max
 // abs neg sqrt rcp, every rounding mode, .ftz .sat, and min/max .NaN
-// .xorsign.abs .relu (and three-input min/max.f32). The arithmetic is isa/fp's exact integer
+// .xorsign.abs .relu (and three-input min/max.f32), and half fma's .oob. The arithmetic is isa/fp's exact integer
 // implementation (tested against MPFR), except that plain round-to-nearest
 // add/sub/mul/fma use the host's IEEE operations where they agree (below).
 // The .approx forms go to isa/sem/approx.cpp.
@@ -19,7 +19,7 @@ namespace {
 using parser::data_type;
 
 enum class fop : uint8_t { add, sub, mul, fma, div, min, max, abs, neg, sqrt, rcp };
-enum fflags : uint8_t { f_ftz = 1, f_sat = 2, f_nan = 4, f_xorsign = 8, f_relu = 16 };
+enum fflags : uint8_t { f_ftz = 1, f_sat = 2, f_nan = 4, f_xorsign = 8, f_relu = 16, f_oob = 32 };
 
 template <bool Is64, fop Op>
 uint64_t compute(uint64_t a, uint64_t b, uint64_t c, fp::rounding r, uint8_t flags) {
@@ -141,6 +141,10 @@ template <bool Bf, fop Op>
 uint16_t half_op(uint16_t a, uint16_t b, uint16_t c, fp::rounding r, uint8_t flags) {
     fp::arith_mods m{(flags & f_ftz) != 0, (flags & f_sat) != 0, (flags & f_relu) != 0};
     fp::minmax_mods mm{(flags & f_ftz) != 0, (flags & f_nan) != 0, (flags & f_xorsign) != 0, (flags & f_relu) != 0};
+    if constexpr (Op == fop::fma) // fma.oob: an OOB-NaN operand (either sign) makes the result +0
+        if ((flags & f_oob) && ((a & 0x7FFF) == fp::oob_nan_magnitude || (b & 0x7FFF) == fp::oob_nan_magnitude ||
+                                (c & 0x7FFF) == fp::oob_nan_magnitude))
+            return 0;
     if constexpr (Op == fop::add) return Bf ? fp::add_bf16(a, b, r, m) : fp::add_f16(a, b, r, m);
     else if constexpr (Op == fop::sub) return Bf ? fp::sub_bf16(a, b, r, m) : fp::sub_f16(a, b, r, m);
     else if constexpr (Op == fop::mul) return Bf ? fp::mul_bf16(a, b, r, m) : fp::mul_f16(a, b, r, m);
@@ -191,7 +195,12 @@ fp::rounding rounding_of(std::string_view s) {
 template <fop Op>
 std::string pick(const matched_instruction& m, exec_instruction& out) {
     if (m.has_mod("approx") || m.has_mod("full")) return decode_approx(m, out);
-    if (m.has_mod("oob")) return "'.oob' is not implemented yet";
+    if (m.has_mod("oob")) {
+        if (Op != fop::fma || !(out.type == data_type::f16 || out.type == data_type::f16x2 || out.type == data_type::bf16 ||
+                                out.type == data_type::bf16x2))
+            return "'.oob' exists only on fma with .f16, .f16x2, .bf16 and .bf16x2";
+        out.flags |= f_oob;
+    }
     out.sub = static_cast<uint8_t>(rounding_of(m.get("rnd")));
     if (m.has("ftz")) out.flags |= f_ftz;
     if (m.has("sat")) out.flags |= f_sat;

@@ -1,5 +1,5 @@
 // setp/set on f16, bf16 and their packed pairs, ex2/tanh .approx on the half
-// types, three-input min.f32 and the 16-bit atomics, run on the engine.
+// types, half fma's .oob and three-input min/max.f32, run on the engine.
 // Expected bits are worked out by hand from the PTX ISA's pseudocode and
 // the binary16/bfloat16 encodings (each case says why); the .approx values
 // are the exact function rounded to nearest-even (checked with Python's
@@ -169,6 +169,30 @@ TEST(semantics_half_forms, ex2_and_tanh_approx_on_half_types) {
 TEST(semantics_half_forms, ex2_approx_half_forms_need_their_ftz_rule) {
     auto r = run_kernel_body("mov.b16 %h1, 0x3F80; ex2.approx.bf16 %h2, %h1;", 1);
     EXPECT_NE(r.fault.find("ex2.approx on .bf16/.bf16x2 requires .ftz"), std::string::npos) << r.fault;
+}
+
+// fma.rn.oob: an operand equal to the OOB-NaN (0x7FF7 in either sign, see
+// isa/fp/half_arith.hpp) gives +0, per half; any other NaN stays a NaN.
+TEST(semantics_half_forms, fma_oob_zeroes_results_of_oob_nan_operands) {
+    auto out = run_body(R"(
+    mov.b16 %h1, 0x3C00; mov.b16 %h2, 0x4000; mov.b16 %h3, 0x7FF7; mov.b16 %h4, 0xFFF7; mov.b16 %h5, 0x7FFE;
+    fma.rn.oob.f16 %h6, %h1, %h2, %h1;       st.global.b16 [%rd1], %h6;     // 1*2+1 = 3
+    fma.rn.oob.f16 %h6, %h3, %h2, %h1;       st.global.b16 [%rd1+4], %h6;   // OOB-NaN * 2 + 1
+    fma.rn.oob.f16 %h6, %h1, %h2, %h4;       st.global.b16 [%rd1+8], %h6;   // negative OOB-NaN addend
+    fma.rn.oob.f16 %h6, %h5, %h2, %h1;       st.global.b16 [%rd1+12], %h6;  // another NaN
+    fma.rn.f16 %h6, %h3, %h2, %h1;           st.global.b16 [%rd1+16], %h6;  // no .oob: a NaN
+    mov.b16 %h1, 0xBF80; mov.b16 %h2, 0x4000;                               // bf16 -1, 2
+    fma.rn.oob.relu.bf16 %h6, %h1, %h2, %h2; st.global.b16 [%rd1+20], %h6;  // -1*2+2 = +0
+    mov.b32 %r1, 0x3F807FF7; mov.b32 %r2, 0x40004000;                       // bf16x2 {hi 1, lo OOB-NaN}, {2, 2}
+    fma.rn.oob.bf16x2 %r3, %r1, %r2, %r2;    st.global.u32 [%rd1+24], %r3;
+    )", 7);
+    EXPECT_EQ(out[0], 0x4200u);     // f16 3.0
+    EXPECT_EQ(out[1], 0u);          // +0
+    EXPECT_EQ(out[2], 0u);
+    EXPECT_EQ(out[3], 0x7FFFu);     // canonical NaN
+    EXPECT_EQ(out[4], 0x7FFFu);
+    EXPECT_EQ(out[5], 0u);
+    EXPECT_EQ(out[6], 0x40800000u); // hi 1*2+2 = 4 (bf16 0x4080); lo +0
 }
 
 // min/max.f32 d, a, b, c (sm_100): the minimum of three, with the
