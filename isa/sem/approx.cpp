@@ -1,13 +1,16 @@
 // The .approx functions (ex2 lg2 sin cos rsqrt tanh, rcp/sqrt/div .approx,
-// div.full) on f32 and f64. The hardware computes these with its own
-// approximations, whose exact bits NVIDIA does not document; the PTX ISA
-// gives their maximum error. ptxsim returns the value correctly rounded from
-// a double-precision evaluation, which is within that error, and applies
-// the documented special cases (.ftz flushing, infinities, zeros, NaN, and
-// div.approx.f32's zero for 2^126 < |b| < 2^128).
-// Differential runs against a GPU should compare these with a tolerance.
+// div.full) on f32 and f64, and ex2/tanh on f16, bf16 and their pairs. The
+// hardware computes these with its own approximations, whose exact bits
+// NVIDIA does not document; the PTX ISA gives their maximum error. ptxsim
+// returns the value correctly rounded from a double-precision evaluation,
+// which is within that error, and applies the documented special cases
+// (.ftz flushing, infinities, zeros, NaN, and div.approx.f32's zero for
+// 2^126 < |b| < 2^128). The half forms are the exact function rounded once
+// (isa/fp/half_approx.hpp). Differential runs against a GPU should compare
+// these with a tolerance.
 #include <cmath>
 
+#include "isa/fp/half_approx.hpp"
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
 
@@ -70,9 +73,40 @@ void handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     });
 }
 
+// ex2/tanh on f16, bf16 and their packed pairs (each half on its own):
+// isa/fp/half_approx.hpp has the model and its reasons.
+template <uint16_t (*Fn)(uint16_t), bool Packed>
+void half_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    lanewise<1>(c, ins, mask, [](uint64_t a, uint64_t, uint64_t) -> uint64_t {
+        uint64_t r = Fn(static_cast<uint16_t>(a));
+        if constexpr (Packed) r |= uint64_t(Fn(static_cast<uint16_t>(a >> 16))) << 16;
+        return r;
+    });
+}
+
+std::string pick_half(afn f, const matched_instruction& m, exec_instruction& out) {
+    const data_type t = out.type;
+    const bool bf = t == data_type::bf16 || t == data_type::bf16x2, packed = t == data_type::f16x2 || t == data_type::bf16x2;
+    if (f == afn::ex2) {
+        // PTX: ex2.approx.f16/.f16x2 (no .ftz) and ex2.approx.ftz.bf16/.bf16x2 (.ftz required)
+        if (bf && !m.has("ftz")) return "ex2.approx on .bf16/.bf16x2 requires .ftz";
+        if (!bf && m.has("ftz")) return "ex2.approx on .f16/.f16x2 takes no .ftz";
+        if (bf) out.run = packed ? half_handler<fp::ex2_approx_ftz_bf16, true> : half_handler<fp::ex2_approx_ftz_bf16, false>;
+        else out.run = packed ? half_handler<fp::ex2_approx_f16, true> : half_handler<fp::ex2_approx_f16, false>;
+        return {};
+    }
+    if (f == afn::tanh) {
+        if (bf) out.run = packed ? half_handler<fp::tanh_approx_bf16, true> : half_handler<fp::tanh_approx_bf16, false>;
+        else out.run = packed ? half_handler<fp::tanh_approx_f16, true> : half_handler<fp::tanh_approx_f16, false>;
+        return {};
+    }
+    return "this .approx function has no half-precision form";
+}
+
 std::string pick(afn f, const matched_instruction& m, exec_instruction& out) {
-    if (out.type != data_type::f32 && out.type != data_type::f64)
-        return "half-precision .approx functions are not implemented yet";
+    if (out.type == data_type::f16 || out.type == data_type::f16x2 || out.type == data_type::bf16 || out.type == data_type::bf16x2)
+        return pick_half(f, m, out);
+    if (out.type != data_type::f32 && out.type != data_type::f64) return "this .approx function has no such type";
     out.sub = static_cast<uint8_t>(f);
     out.flags = m.has("ftz") ? 1 : 0;
     out.run = out.type == data_type::f64 ? handler<true> : handler<false>;

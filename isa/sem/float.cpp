@@ -1,6 +1,6 @@
 // Floating-point arithmetic on f32 and f64: add sub mul fma mad div min max
 // abs neg sqrt rcp, every rounding mode, .ftz .sat, and min/max .NaN
-// .xorsign.abs .relu. The arithmetic is isa/fp's exact integer
+// .xorsign.abs .relu (and three-input min/max.f32), and half fma's .oob. The arithmetic is isa/fp's exact integer
 // implementation (tested against MPFR), except that plain round-to-nearest
 // add/sub/mul/fma use the host's IEEE operations where they agree (below).
 // The .approx forms go to isa/sem/approx.cpp.
@@ -19,7 +19,7 @@ namespace {
 using parser::data_type;
 
 enum class fop : uint8_t { add, sub, mul, fma, div, min, max, abs, neg, sqrt, rcp };
-enum fflags : uint8_t { f_ftz = 1, f_sat = 2, f_nan = 4, f_xorsign = 8, f_relu = 16 };
+enum fflags : uint8_t { f_ftz = 1, f_sat = 2, f_nan = 4, f_xorsign = 8, f_relu = 16, f_oob = 32 };
 
 template <bool Is64, fop Op>
 uint64_t compute(uint64_t a, uint64_t b, uint64_t c, fp::rounding r, uint8_t flags) {
@@ -110,6 +110,18 @@ void handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
     });
 }
 
+// min/max.f32 d, a, b, c (sm_100): the two-operand rule applied twice. That
+// is exact: the NaN rule (a NaN operand gives the other one, .NaN makes any
+// NaN win), the order -0 < +0 and .ftz all compose.
+template <fop Op>
+void minmax3_handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
+    for_lanes(mask, [&](uint32_t lane) {
+        uint64_t a = read(ctx, ins.ops[1], lane), b = read(ctx, ins.ops[2], lane), c = read(ctx, ins.ops[3], lane);
+        uint64_t ab = compute<false, Op>(a, b, 0, fp::rounding::rn, ins.flags);
+        write(ctx, ins.ops[0], lane, compute<false, Op>(ab, c, 0, fp::rounding::rn, ins.flags));
+    });
+}
+
 // add/sub/mul/fma.rn without modifiers (chosen at decode): the host's
 // operations for the whole warp, the exact library for NaN results.
 template <bool Is64, fop Op>
@@ -129,6 +141,10 @@ template <bool Bf, fop Op>
 uint16_t half_op(uint16_t a, uint16_t b, uint16_t c, fp::rounding r, uint8_t flags) {
     fp::arith_mods m{(flags & f_ftz) != 0, (flags & f_sat) != 0, (flags & f_relu) != 0};
     fp::minmax_mods mm{(flags & f_ftz) != 0, (flags & f_nan) != 0, (flags & f_xorsign) != 0, (flags & f_relu) != 0};
+    if constexpr (Op == fop::fma) // fma.oob: an OOB-NaN operand (either sign) makes the result +0
+        if ((flags & f_oob) && ((a & 0x7FFF) == fp::oob_nan_magnitude || (b & 0x7FFF) == fp::oob_nan_magnitude ||
+                                (c & 0x7FFF) == fp::oob_nan_magnitude))
+            return 0;
     if constexpr (Op == fop::add) return Bf ? fp::add_bf16(a, b, r, m) : fp::add_f16(a, b, r, m);
     else if constexpr (Op == fop::sub) return Bf ? fp::sub_bf16(a, b, r, m) : fp::sub_f16(a, b, r, m);
     else if constexpr (Op == fop::mul) return Bf ? fp::mul_bf16(a, b, r, m) : fp::mul_f16(a, b, r, m);
@@ -179,13 +195,25 @@ fp::rounding rounding_of(std::string_view s) {
 template <fop Op>
 std::string pick(const matched_instruction& m, exec_instruction& out) {
     if (m.has_mod("approx") || m.has_mod("full")) return decode_approx(m, out);
-    if (m.has_mod("oob")) return "'.oob' is not implemented yet";
+    if (m.has_mod("oob")) {
+        if (Op != fop::fma || !(out.type == data_type::f16 || out.type == data_type::f16x2 || out.type == data_type::bf16 ||
+                                out.type == data_type::bf16x2))
+            return "'.oob' exists only on fma with .f16, .f16x2, .bf16 and .bf16x2";
+        out.flags |= f_oob;
+    }
     out.sub = static_cast<uint8_t>(rounding_of(m.get("rnd")));
     if (m.has("ftz")) out.flags |= f_ftz;
     if (m.has("sat")) out.flags |= f_sat;
     if (m.has_mod("relu")) out.flags |= f_relu;
     if (m.has_mod("NaN")) out.flags |= f_nan;
     if (m.has_mod("xorsign")) out.flags |= f_xorsign;
+    if constexpr (Op == fop::min || Op == fop::max)
+        if (out.nops == 4) {
+            if (out.type != data_type::f32 || (out.flags & (f_xorsign | f_relu)))
+                return "three-input min/max exists only for .f32, without .xorsign.abs";
+            out.run = minmax3_handler<Op>;
+            return {};
+        }
     if (out.type == data_type::f32) out.run = handler<false, Op>;
     else if (out.type == data_type::f64) out.run = handler<true, Op>;
     else if (auto h = half_handler_for<Op>(out.type)) out.run = h;

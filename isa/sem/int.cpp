@@ -1,10 +1,12 @@
 // Integer and logic instructions: add sub mul mad div rem min max abs neg,
-// and or xor not cnot shl shr popc clz brev, setp/selp on integers, mov.
+// and or xor not cnot shl shr popc clz brev, setp/set/selp (on every type,
+// the f16/bf16 and packed half forms included), mov.
 // Values are computed in 64 bits and truncated to the instruction type;
 // results are written zero-extended into the 64-bit register slot.
 #include <bit>
 #include <cmath>
 
+#include "isa/fp/convert.hpp"
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
 
@@ -192,23 +194,25 @@ std::string dec_mad(const matched_instruction& m, exec_instruction& out) {
 
 std::string dec_minmax_min(const matched_instruction& m, exec_instruction& out) {
     if (is_float(out.type)) return decode_float(m, out);
+    if (out.nops == 4) return "three-input min exists only for .f32";
     if (auto h = packed_or_relu<iop::min>(m)) {
         out.run = h;
         return {};
     }
     if (m.has("relu") || out.type == data_type::none || bits_of(out.type) < 16 || m.get("type").find('x') != std::string_view::npos)
-        return "this form of min is not implemented yet";
+        return "no such form of min (.relu is for .s16x2 and .s32 only)";
     out.run = binary_for<iop::min>(out.type);
     return {};
 }
 std::string dec_minmax_max(const matched_instruction& m, exec_instruction& out) {
     if (is_float(out.type)) return decode_float(m, out);
+    if (out.nops == 4) return "three-input max exists only for .f32";
     if (auto h = packed_or_relu<iop::max>(m)) {
         out.run = h;
         return {};
     }
     if (m.has("relu") || out.type == data_type::none || m.get("type").find('x') != std::string_view::npos)
-        return "this form of max is not implemented yet";
+        return "no such form of max (.relu is for .s16x2 and .s32 only)";
     out.run = binary_for<iop::max>(out.type);
     return {};
 }
@@ -300,15 +304,35 @@ void compare_lanes(cmp op, const uint64_t* a, const uint64_t* b, Conv conv, uint
     }
 }
 
+// A 16-bit float (the low 16 bits of v) as the f32 of the same value, for
+// comparisons: widening is exact and keeps NaN a NaN. .ftz (f16 only)
+// makes a subnormal a zero of its sign, which compares as zero does.
+inline float half_value(uint64_t v, bool bf, bool ftz) {
+    const auto h = static_cast<uint16_t>(v);
+    if (bf) return as_f32(static_cast<uint32_t>(h) << 16);
+    if (ftz && (h & 0x7C00u) == 0) return (h & 0x8000u) ? -0.0f : 0.0f;
+    return as_f32(fp::cvt_f32_f16(h));
+}
+
+constexpr bool is_half(data_type t) { return t == data_type::f16 || t == data_type::bf16; }
+constexpr bool is_half_pair(data_type t) { return t == data_type::f16x2 || t == data_type::bf16x2; }
+
 // Compares the two sources (from ops[first], ops[first + 1]) in type `t`
-// (setp's type; set's source type) for every lane.
-void compare_all(exec_context& c, const exec_instruction& ins, uint32_t first, data_type t, uint32_t mask, uint64_t* r) {
+// (setp's type; set's source type) for every lane. For .f16x2/.bf16x2, `r`
+// gets the comparison of the low halves and `r_hi` that of the high halves.
+void compare_all(exec_context& c, const exec_instruction& ins, uint32_t first, data_type t, uint32_t mask, uint64_t* r,
+                 uint64_t* r_hi = nullptr) {
     lane_values ta, tb;
     const uint64_t* a = source_lanes(c, ins.ops[first], mask, ta);
     const uint64_t* b = source_lanes(c, ins.ops[first + 1], mask, tb);
     auto op = static_cast<cmp>(ins.sub);
     const uint32_t bits = bits_of(t);
-    if (t == data_type::f32 && (ins.flags & 4)) // ftz: subnormal inputs compare as zero
+    const bool ftz = ins.flags & 4;
+    if (is_half(t) || is_half_pair(t)) {
+        const bool bf = t == data_type::bf16 || t == data_type::bf16x2;
+        compare_lanes(op, a, b, [bf, ftz](uint64_t v) { return half_value(v, bf, ftz); }, r);
+        if (r_hi) compare_lanes(op, a, b, [bf, ftz](uint64_t v) { return half_value(v >> 16, bf, ftz); }, r_hi);
+    } else if (t == data_type::f32 && ftz) // ftz: subnormal inputs compare as zero
         compare_lanes(op, a, b, [](uint64_t v) { return as_f32((v & 0x7F800000u) == 0 ? v & 0x80000000u : v); }, r);
     else if (t == data_type::f32) compare_lanes(op, a, b, [](uint64_t v) { return as_f32(v); }, r);
     else if (t == data_type::f64) compare_lanes(op, a, b, [](uint64_t v) { return as_f64(v); }, r);
@@ -351,6 +375,18 @@ void setp_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (two) write_pred(c, ins.ops[1], mask, combine(bop, ~t, cv));
 }
 
+// setp.cmp[.bool][.ftz].f16x2/.bf16x2 p[|q], a, b[, c]: p from the low
+// halves, q from the high halves (not the complement, as for other types).
+void setp_pair_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const bool two = ins.dest_pair;
+    const auto bop = static_cast<boolop>(ins.flags >> 4);
+    lane_values lo, hi;
+    compare_all(c, ins, two ? 2 : 1, ins.type, mask, lo.v, hi.v);
+    uint32_t cv = bop != boolop::none ? combine_source(c, ins.ops[two ? 4 : 3], mask) : 0;
+    write_pred(c, ins.ops[0], mask, combine(bop, pack_bits(lo.v), cv));
+    if (two) write_pred(c, ins.ops[1], mask, combine(bop, pack_bits(hi.v), cv));
+}
+
 uint8_t cmp_code(std::string_view s) {
     static constexpr std::string_view names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
                                                  "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
@@ -359,28 +395,52 @@ uint8_t cmp_code(std::string_view s) {
     return 0;
 }
 
-// set.cmp[.bool].dtype.stype d, a, b[, c]: all ones (or 1.0f for .f32) when true, else 0
+// The value set writes for "true" in a destination of type t (per half for
+// the packed sources): 1.0 in a float type, all ones in an integer type.
+uint64_t true_value(data_type t, bool per_half) {
+    switch (t) {
+    case data_type::f32: return 0x3F800000u;
+    case data_type::f16: case data_type::f16x2: return 0x3C00u;
+    case data_type::bf16: case data_type::bf16x2: return 0x3F80u;
+    default: return per_half ? 0xFFFFu : mask_bits(bits_of(t));
+    }
+}
+
+// set.cmp[.bool].dtype.stype d, a, b[, c]: 1.0 (float dtype) or all ones
+// (integer dtype) when true, else 0
 void set_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     const auto bop = static_cast<boolop>(ins.flags >> 4);
     lane_values r;
     compare_all(c, ins, 1, ins.type2, mask, r.v);
     uint32_t t = combine(bop, pack_bits(r.v), bop != boolop::none ? combine_source(c, ins.ops[3], mask) : 0);
-    const uint64_t one = ins.type == data_type::f32 ? 0x3F800000u : mask_bits(bits_of(ins.type));
+    const uint64_t one = true_value(ins.type, false);
     for (uint32_t l = 0; l < warp_size; ++l) r.v[l] = ((t >> l) & 1u) ? one : 0;
     dest_lanes(c, ins.ops[0], mask, r.v);
 }
 
+// set.cmp[.bool][.ftz].dtype.f16x2/.bf16x2 d, a, b[, c]: each half of d from
+// the comparison of the same halves of a and b (1.0 in .f16x2/.bf16x2, 0xFFFF
+// in .u32/.s32).
+void set_pair_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const auto bop = static_cast<boolop>(ins.flags >> 4);
+    lane_values lo, hi;
+    compare_all(c, ins, 1, ins.type2, mask, lo.v, hi.v);
+    const uint32_t cv = bop != boolop::none ? combine_source(c, ins.ops[3], mask) : 0;
+    const uint32_t tl = combine(bop, pack_bits(lo.v), cv), th = combine(bop, pack_bits(hi.v), cv);
+    const uint64_t one = true_value(ins.type, true);
+    for (uint32_t l = 0; l < warp_size; ++l) lo.v[l] = (((tl >> l) & 1u) ? one : 0) | (((th >> l) & 1u) ? one << 16 : 0);
+    dest_lanes(c, ins.ops[0], mask, lo.v);
+}
+
 std::string dec_setp(const matched_instruction& m, exec_instruction& out) {
-    if (out.type == data_type::f16 || out.type == data_type::f16x2 || out.type == data_type::bf16 || out.type == data_type::bf16x2)
-        return "setp on half types is not implemented yet";
     out.sub = cmp_code(m.get("cmp"));
     if (m.has("ftz")) out.flags |= 4;
     std::string_view b = m.get("bool");
     uint8_t bop = b == "and" ? 1 : b == "or" ? 2 : b == "xor" ? 3 : 0;
     out.flags |= static_cast<uint8_t>(bop << 4);
-    out.run = m.row->key == "set" ? set_handler : setp_handler;
-    if (m.row->key == "set" && (is_float(out.type2) && out.type2 != data_type::f32 && out.type2 != data_type::f64))
-        return "set on half types is not implemented yet";
+    const bool set = m.row->key == "set";
+    const bool pair = is_half_pair(set ? out.type2 : out.type);
+    out.run = set ? (pair ? set_pair_handler : set_handler) : (pair ? setp_pair_handler : setp_handler);
     return {};
 }
 
