@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "isa/fp/half_arith.hpp"
 #include "isa/sem/operands.hpp"
 
 namespace ptxsim::isa::sem::tma {
@@ -55,8 +56,10 @@ bool coordinates(exec_context& c, const exec_instruction& ins, const exec_operan
 void fill(const tensor_map& m, uint8_t* out) {
     std::memset(out, 0, m.element_bytes());
     if (m.oob != tma_oob_fill::nan_request_zero_fma || !m.is_float()) return;
-    // A quiet NaN of the element type (all exponent bits and the top fraction bit).
-    uint64_t nan = m.element_bytes() == 2 ? (m.type == tma_type::bf16 ? 0x7FC0 : 0x7E00) : m.element_bytes() == 4 ? 0x7FC00000 : 0x7FF8000000000000ull;
+    // A quiet NaN of the element type. For 16-bit floats it is the OOB-NaN that
+    // fma.oob turns into +0 (the point of this fill mode), so the two agree on
+    // one constant; its bits are unconfirmed on a GPU (isa/fp/half_arith.hpp).
+    uint64_t nan = m.element_bytes() == 2 ? fp::oob_nan_magnitude : m.element_bytes() == 4 ? 0x7FC00000 : 0x7FF8000000000000ull;
     std::memcpy(out, &nan, m.element_bytes());
 }
 

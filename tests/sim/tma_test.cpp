@@ -166,6 +166,28 @@ TEST(tma, element_strides_negative_coordinates_and_nan_fill) {
             }
 }
 
+// For 16-bit floats the NaN fill writes the OOB-NaN that fma.oob turns into
+// +0 (the reason for the mode's name), f16 and bf16 alike: 0x7FF7.
+TEST(tma, nan_fill_of_16_bit_floats_is_the_oob_nan) {
+    for (tma_type type : {tma_type::f16, tma_type::bf16}) {
+        tma_run t;
+        uint64_t g = t.dev.allocate(64);
+        std::vector<uint16_t> v(32, 0x3C00);
+        t.dev.write(g, v.data(), 64);
+        uint64_t dims[1] = {8}, strides[1] = {};
+        uint32_t box[1] = {16}, es[1] = {1};
+        isa::tensor_map_bytes map;
+        ASSERT_EQ(isa::encode_tiled(map, type, 1, g, dims, strides, box, es, isa::tma_interleave::none, tma_swizzle::none,
+                                    isa::tma_l2_promotion::none, isa::tma_oob_fill::nan_request_zero_fma), "");
+        auto got = t.load(map, 1, {4}, 32, 128);
+        for (uint32_t i = 0; i < 16; ++i) {
+            uint16_t bits;
+            std::memcpy(&bits, got.data() + i * 2, 2);
+            EXPECT_EQ(bits, 4 + i < 8 ? 0x3C00 : 0x7FF7) << i;
+        }
+    }
+}
+
 TEST(tma, a_map_that_is_not_one_faults_and_the_rank_must_match) {
     tma_run t;
     std::string fault;
