@@ -145,8 +145,13 @@ def operands_for(row, mods, types, chosen):
     if k == "mov":
         n = _vec(mods)
         if n > 1:
-            return _ops([r.vec(s, n), r(s * n)], [r(s * n), r.vec(s, n)])
-        return _ops([r(s), r(s)])
+            return _ops([r.vec(s, n), r.vec(s, n)])
+        alts = [[r(s), r(s)]]
+        if s >= 32:  # packing and unpacking: mov.b32 %r, {%h0, %h1}; mov.b64 {%r0, %r1}, %rd
+            alts += [[r(s), r.vec(s // 2, 2)], [r.vec(s // 2, 2), r(s)]]
+        if s == 64:
+            alts += [[r(s), r.vec(16, 4)], [r.vec(16, 4), r(s)]]
+        return _ops(*alts)
     if k in ("ld", "ldu"):
         d = r.vec(s, _vec(mods))
         alts = [[d, _mem(mods)]]
