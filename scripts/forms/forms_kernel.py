@@ -4,7 +4,8 @@ same text (tests/isa/forms/form_kernel.cpp); keep the two in step.
 Convention: registers are named by their declared type, %b16_N, %b32_N,
 %b64_N, %b128_N, %p_N (.pred); memory operands name the module's buffers
 gbuf (.global), sbuf (.shared), cbuf (.const), the kernel's lbuf (.local)
-and its parameter kparam; a label operand is $Lend, just before `ret`.
+and its parameter kparam; a generic address is %ga (gbuf) or %sa (sbuf),
+set by cvta at the kernel's start; a label operand is $Lend, just before `ret`.
 """
 import re
 
@@ -26,6 +27,9 @@ def kernel_text(index, instruction):
     for r in regs:
         kind = r[1:].split("_")[0]
         lines.append(".reg .%s %s;" % ("pred" if kind == "p" else kind, r))
+    for name, space, buf in (("%ga", "global", "gbuf"), ("%sa", "shared", "sbuf")):
+        if re.search(re.escape(name) + r"\b", instruction):
+            lines += [".reg .b64 %s;" % name, "cvta.%s.u64 %s, %s;" % (space, name, buf)]
     lines += [instruction + ";", "$Lend:", "ret;", "}"]
     return lines
 

@@ -66,11 +66,12 @@ def _vec(mods):
     return 1
 
 
-def _mem(mods, default="gbuf"):
+def _mem(mods, generic="%ga"):
+    """The buffer of the instruction's state space, or a generic address."""
     for sp, buf in SPACE_BUF.items():
         if sp in mods:
             return "[%s]" % buf
-    return "[%s]" % default
+    return "[%s]" % generic
 
 
 def _ops(*alts):
@@ -176,9 +177,9 @@ def operands_for(row, mods, types, chosen):
             srcs.append(r(64))
         return _ops(srcs)
     if k == "multimem.ld_reduce":
-        return _ops([r.vec(s, _vec(mods)), "[%s]" % r(64)])
+        return _ops([r.vec(s, _vec(mods)), "[%ga]"])
     if k in ("multimem.st", "multimem.red"):
-        return _ops(["[%s]" % r(64), r.vec(s, _vec(mods))])
+        return _ops(["[%ga]", r.vec(s, _vec(mods))])
     if k == "shfl.sync":
         return _ops([r(32), r(32), r(32), "31", "1"], ["%s|%s" % (r(32), r(1)), r(32), r(32), "31", "1"])
     if k == "shfl":
@@ -212,7 +213,7 @@ def operands_for(row, mods, types, chosen):
              "griddepcontrol", "ret", "exit", "trap", "brkpt"):
         return [""]
     if k == "fence.proxy":
-        return ["", "[gbuf], 128"]
+        return ["", "[%ga], 128"]
     if k in ("cp.async.wait_group", "cp.async.bulk.wait_group", "wgmma.wait_group"):
         return _ops(["0"])
     if k == "bra":
@@ -248,19 +249,22 @@ def operands_for(row, mods, types, chosen):
     if k == "cp.async":
         return _ops(["[sbuf]", "[gbuf]", "16"], ["[sbuf]", "[gbuf]", "16", r(32)],
                     ["[sbuf]", "[gbuf]", "16", r(64)], ["[sbuf]", "[gbuf]", "16", r(32), r(64)])
+    mb = _mem(mods, "%sa")  # an mbarrier: shared memory, or its generic address
     if k == "cp.async.mbarrier.arrive":
-        return _ops(["[sbuf]"])
-    if k in ("mbarrier.init", "mbarrier.expect_tx", "mbarrier.complete_tx"):
-        return _ops(["[sbuf]", r(32)])
+        return _ops([mb])
+    if k == "mbarrier.init":
+        return _ops([mb, "1"], [mb, r(32)])
+    if k in ("mbarrier.expect_tx", "mbarrier.complete_tx"):
+        return _ops([mb, r(32)])
     if k == "mbarrier.inval":
-        return _ops(["[sbuf]"])
+        return _ops([mb])
     if k in ("mbarrier.arrive", "mbarrier.arrive_drop"):
-        return _ops([r(64), "[sbuf]"], [r(64), "[sbuf]", r(32)], ["_", "[sbuf]"], ["_", "[sbuf]", r(32)])
+        return _ops([r(64), mb], [r(64), mb, r(32)], ["_", mb], ["_", mb, r(32)])
     if k == "mbarrier.test_wait":
-        return _ops([r(1), "[sbuf]", r(32) if "parity" in mods else r(64)])
+        return _ops([r(1), mb, r(32) if "parity" in mods else r(64)])
     if k == "mbarrier.try_wait":
         st = r(32) if "parity" in mods else r(64)
-        return _ops([r(1), "[sbuf]", st], [r(1), "[sbuf]", st, r(32)])
+        return _ops([r(1), mb, st], [r(1), mb, st, r(32)])
     if k == "mbarrier.pending_count":
         return _ops([r(32), r(64)])
     if k == "cp.async.bulk":

@@ -47,6 +47,10 @@ std::string module_text(const std::string& target, const std::vector<std::string
             std::string kind = (*it)[1].str();
             out += fmt::format(".reg .{} {};\n", kind == "p" ? "pred" : kind, name);
         }
+        // Generic addresses of the buffers, when the form uses them.
+        static const std::regex ga(R"(%ga\b)"), sa(R"(%sa\b)");
+        if (std::regex_search(ins, ga)) out += ".reg .b64 %ga;\ncvta.global.u64 %ga, gbuf;\n";
+        if (std::regex_search(ins, sa)) out += ".reg .b64 %sa;\ncvta.shared.u64 %sa, sbuf;\n";
         out += ins + ";\n$Lend:\nret;\n}\n";
     }
     return out;
