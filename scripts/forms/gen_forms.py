@@ -120,7 +120,7 @@ def apply_rules(row, chosen, target):
 
 
 def forms_of_row(row, target):
-    """(modifier dict) for the row at `target`: base per type combination,
+    """(modifier dict, is_base) for the row at `target`: base per type combination,
     plus each alternative of every other group one at a time."""
     if not allowed(row.min_ptx, row.target, row, target):
         return []
@@ -139,7 +139,8 @@ def forms_of_row(row, target):
             base_req[g.name] = combos(mods, g.lo, g.hi)[0]
     out = []
     for tc in type_choices:
-        out += variants(row, dict(base_req, **tc), target)
+        vs = variants(row, dict(base_req, **tc), target)
+        out += [(v, i == 0) for i, v in enumerate(vs)]
     return out
 
 
@@ -173,12 +174,28 @@ def repairs(row, chosen, target):
     return out
 
 
-def instructions(row, chosen):
+def instructions(row, chosen, immediates=False):
+    """The instruction texts of a form, one per operand list; with
+    `immediates`, each also with its last source register replaced by a
+    constant (st.v2 [a], {%r, 1}; add.f32 d, a, 0f3F800000)."""
     mods = modifier_text(row, chosen)
     flat = {m for ms in chosen.values() for m in ms}
     types = chosen.get("type", [])
-    return [row.key + mods + " " + ops if ops else row.key + mods
-            for ops in operands_for(row, flat, types, chosen)]
+    ops_list = operands_for(row, flat, types, chosen)
+    if immediates:
+        src_type = types[-1] if row.key in ("cvt", "set", "slct") and types else (types[0] if types else "")
+        more = []
+        for ops in ops_list:
+            regs = list(re.finditer(r"%b(16|32|64)_\d+", ops))
+            first_comma = ops.find(",")
+            if not regs or regs[-1].start() < first_comma or first_comma < 0:
+                continue  # no source register after the first operand
+            last = regs[-1]
+            size = int(last.group(1))
+            lit = {("f32", 32): "0f3F800000", ("f64", 64): "0d3FF0000000000000"}.get((src_type, size), "1")
+            more.append(ops[:last.start()] + lit + ops[last.end():])
+        ops_list = ops_list + more
+    return [row.key + mods + " " + ops if ops else row.key + mods for ops in ops_list]
 
 
 # ------------------------------------------------------------------ ptxas --
@@ -279,8 +296,8 @@ def main(argv):
             skipped[row.key] = NOT_ENUMERATED[row.key]
             continue
         for t in TARGETS:
-            for chosen in forms_of_row(row, t):
-                for ins in instructions(row, chosen):
+            for chosen, is_base in forms_of_row(row, t):
+                for ins in instructions(row, chosen, immediates=is_base):
                     e = forms.setdefault((row.key, ins), {"targets": [], "chosen": chosen, "row": row})
                     if t not in e["targets"]:
                         e["targets"].append(t)
