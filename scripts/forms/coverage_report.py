@@ -40,7 +40,7 @@ REFERENCE = [
     ("ld/st/mov .b128 and vectors, half and vector atomics, atom.cas/exch.b128, alloca, isspacep",
      "tests/sim/semantics_mem_extra_test.cpp, semantics_mov_constants_test.cpp (hand-derived)"),
     ("mbarrier, cp.async, bulk copies and reductions, setmaxnreg", "tests/sim/semantics_async_test.cpp (hand-derived)"),
-    ("multimem.ld_reduce/st/red", "tests/sim/multimem_test.cpp (hand-derived)"),
+    ("multimem.ld_reduce/st/red", "tests/sim/multimem_test.cpp (hand-derived); fp8 add/min/max: tests/isa/fp/fp8_arith_test.cpp (every pair, MPFR)"),
 ]
 
 
@@ -194,7 +194,9 @@ def main(argv):
     w("")
     w("## Forms that run bit-exact against an independent reference\n")
     w("The sweep above checks that forms run, not their results. Results are checked bit for bit against a")
-    w("reference that is not ptxsim's own formula only in these tests (as of this report):\n")
+    w("reference that is not ptxsim's own formula only in these tests (as of this report). The `tests/isa/fp`")
+    w("tests check the exact arithmetic helpers that the instruction handlers call, with random and edge")
+    w("operands; they do not run each instruction form on the engine.\n")
     w("| families | tests and reference |")
     w("|---|---|")
     for fam, where in REFERENCE:
@@ -206,7 +208,7 @@ def main(argv):
     w("## Regenerating\n")
     w("```")
     w("ninja -C build ptxsim ptxsim_forms_tests")
-    w("python3 scripts/forms/gen_forms.py            # needs ptxas; ~7 min on 2 cores; rewrites tests/isa/forms/*.txt")
+    w("python3 scripts/forms/gen_forms.py   # needs ptxas (and build/tools/ptxsim for lint); a few minutes; rewrites tests/isa/forms/*")
     w("PTXSIM_FORMS_STATUS=/tmp/forms.tsv build/tests/ptxsim_forms_tests")
     w("python3 scripts/forms/coverage_report.py /tmp/forms.tsv   # this page (--write-gaps also rewrites known_gaps.txt)")
     w("```")

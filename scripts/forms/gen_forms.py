@@ -46,6 +46,10 @@ from forms_kernel import module_text  # noqa: E402
 from forms_operands import NOT_ENUMERATED, operands_for  # noqa: E402
 
 PTX_VERSION = 90
+# Written through forms_kernel.py to tests/isa/forms/kernel_example.ptx; the
+# forms test builds the same module in C++ and compares (the two builders agree).
+EXAMPLE = ["ld.global.v2.b32 {%b32_0, %b32_1}, [gbuf]", "setp.lt.and.f32 %p_0, %b32_0, %b32_1, !%p_1",
+           "mbarrier.arrive.b64 %b64_0, [%sa]", "atom.add.u32 %b32_0, [%ga], 1", "bra $Lend"]
 TARGETS = ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
 
 
@@ -403,6 +407,8 @@ def main(argv):
             if key in lint_too:
                 continue
             f.write("%s\t%s\t%s\t%s\n" % (key[0], first[key], key[1], rejected[key][first[key]]))
+    with open(os.path.join(args.out, "kernel_example.ptx"), "w") as f:
+        f.write(module_text("sm_90a", EXAMPLE)[0])
     with open(os.path.join(args.out, "not_enumerated.txt"), "w") as f:
         f.write("# Table rows gen_forms.py writes no forms for, and why (generated).\n")
         for k in sorted(skipped):

@@ -103,6 +103,14 @@ std::map<std::string, std::string> read_gaps(const std::string& path) {
     return gaps;
 }
 
+// gen_forms.py wrote kernel_example.ptx with forms_kernel.py: the C++
+// builder must give the same text, or ptxas checked other kernels than these.
+TEST(instruction_forms, the_kernel_builder_agrees_with_the_generator) {
+    std::vector<std::string> example = {"ld.global.v2.b32 {%b32_0, %b32_1}, [gbuf]", "setp.lt.and.f32 %p_0, %b32_0, %b32_1, !%p_1",
+                                        "mbarrier.arrive.b64 %b64_0, [%sa]", "atom.add.u32 %b32_0, [%ga], 1", "bra $Lend"};
+    EXPECT_EQ(module_text("sm_90a", example), read_file(source_dir() + "/tests/isa/forms/kernel_example.ptx"));
+}
+
 TEST(instruction_forms, every_legal_sm80_to_sm90a_form_runs_or_is_a_listed_gap) {
     const std::string dir = source_dir() + "/tests/isa/forms/";
     auto forms = read_forms(dir + "legal_forms.txt");
