@@ -10,13 +10,11 @@ operands_for(row, mods, types, chosen) returns the operand texts to try
 
 # Rows with no rules here, and why: listed in not_enumerated.txt and the report.
 _TENSOR = "tensor-core family: its ptxas-legal sm_80-sm_90a forms are enumerated by tests/sim/tensor (per shape and type)"
-_TEX = "texture/surface: operands need a texture or surface object; exercised by tests/sim/texture_test.cpp and surface_test.cpp"
 _TMA = "tensor-map copies: operands need a CUtensorMap; exercised by tests/sim/tma*_test.cpp"
 NOT_ENUMERATED = {
     "wmma.load": _TENSOR, "wmma.store": _TENSOR, "wmma.mma": _TENSOR, "mma": _TENSOR, "mma.sp": _TENSOR,
     "mma.sp::ordered_metadata": _TENSOR, "ldmatrix": _TENSOR, "stmatrix": _TENSOR, "movmatrix": _TENSOR,
     "wgmma.mma_async": _TENSOR, "wgmma.mma_async.sp": _TENSOR,
-    "tex": _TEX, "tld4": _TEX, "txq": _TEX, "suld": _TEX, "sust": _TEX, "sured": _TEX, "suq": _TEX,
     "istypep": "needs a .texref/.samplerref/.surfref variable (CUDA 13 uses objects)",
     "cp.async.bulk.tensor": _TMA, "cp.async.bulk.prefetch.tensor": _TMA, "cp.reduce.async.bulk.tensor": _TMA,
     "tensormap.replace": "needs a tensor map in memory; tests/sim/tensormap_test.cpp",
@@ -300,5 +298,47 @@ def operands_for(row, mods, types, chosen):
         return _ops([r(32), r(32), r(32)], [r(32), r(32), r(32), r(32)])
     if k == "vmad" or k[-1] in "24" and k.startswith("v"):
         return _ops([r(32), r(32), r(32), r(32)])
+    if k in ("tex", "tld4", "txq", "suld", "sust", "sured", "suq"):
+        return _texture(k, mods, t, types, r)
     NOT_ENUMERATED.setdefault(k, "no operand rules in scripts/forms/forms_operands.py")
+    return []
+
+
+# Coordinates per texture/surface geometry (arrays add an index; 3d and
+# cubes take a four-element vector), and derivatives per geometry for .grad.
+_COORDS = {"1d": 1, "2d": 2, "3d": 4, "a1d": 2, "a2d": 4, "cube": 4, "acube": 4, "2dms": 4, "a2dms": 4}
+_GRADS = {"1d": 1, "a1d": 1, "2d": 2, "a2d": 2, "2dms": 2, "a2dms": 2, "3d": 4, "cube": 4, "acube": 4}
+
+
+def _texture(k, mods, t, types, r):
+    """Texture and surface instructions on an object handle in a .b64 register
+    (CUDA 13 writes texture and surface objects, not .texref variables)."""
+    geom = next((g for g in _COORDS if g in mods), "2d")
+
+    def addr():
+        n = _COORDS[geom]
+        return "[%s, {%s}]" % (r(64), ", ".join(r(32) for _ in range(n)))
+    if k in ("txq", "suq"):
+        alts = [[r(32), "[%s]" % r(64)]]
+        if "level" in mods:
+            alts = [[r(32), "[%s]" % r(64), r(32)]]
+        return _ops(*alts)
+    if k in ("tex", "tld4"):
+        n = _vec(mods) if k == "tex" else 4
+        d = r.vec(SIZE.get(t, 32), n or 4)
+        a = addr()
+        if "level" in mods:
+            return _ops([d, a, r(32)])
+        if "grad" in mods:
+            g = _GRADS[geom]
+            v = lambda: "{%s}" % ", ".join(r(32) for _ in range(g))
+            return _ops([d, a, v(), v()])
+        return _ops([d, a])
+    size = SIZE.get(t, 32)
+    if k == "suld":
+        return _ops([r.vec(size, _vec(mods)), addr()])
+    if k == "sust":
+        return _ops([addr(), r.vec(size, _vec(mods))])
+    if k == "sured":
+        return _ops([addr(), r(size)])
     return []
