@@ -10,15 +10,11 @@ operands_for(row, mods, types, chosen) returns the operand texts to try
 
 # Rows with no rules here, and why: listed in not_enumerated.txt and the report.
 _TENSOR = "tensor-core family: its ptxas-legal sm_80-sm_90a forms are enumerated by tests/sim/tensor (per shape and type)"
-_TMA = "tensor-map copies: operands need a CUtensorMap; exercised by tests/sim/tma*_test.cpp"
 NOT_ENUMERATED = {
     "wmma.load": _TENSOR, "wmma.store": _TENSOR, "wmma.mma": _TENSOR, "mma": _TENSOR, "mma.sp": _TENSOR,
     "mma.sp::ordered_metadata": _TENSOR, "ldmatrix": _TENSOR, "stmatrix": _TENSOR, "movmatrix": _TENSOR,
     "wgmma.mma_async": _TENSOR, "wgmma.mma_async.sp": _TENSOR,
     "istypep": "needs a .texref/.samplerref/.surfref variable (CUDA 13 uses objects)",
-    "cp.async.bulk.tensor": _TMA, "cp.async.bulk.prefetch.tensor": _TMA, "cp.reduce.async.bulk.tensor": _TMA,
-    "tensormap.replace": "needs a tensor map in memory; tests/sim/tensormap_test.cpp",
-    "tensormap.cp_fenceproxy": "needs a tensor map in memory; tests/sim/tensormap_test.cpp",
     "call": "needs a callee and .param lists; the kernel corpus calls functions",
     "brx.idx": "needs a .branchtargets list; tests/sim/semantics_*",
 }
@@ -298,6 +294,12 @@ def operands_for(row, mods, types, chosen):
         return _ops([r(32), r(32), r(32)], [r(32), r(32), r(32), r(32)])
     if k == "vmad" or k[-1] in "24" and k.startswith("v"):
         return _ops([r(32), r(32), r(32), r(32)])
+    if k in ("cp.async.bulk.tensor", "cp.async.bulk.prefetch.tensor", "cp.reduce.async.bulk.tensor"):
+        return _tensor_copy(k, mods, chosen, r)
+    if k == "tensormap.replace":
+        return _ops(["[gbuf]", r(s)], ["[gbuf]", "0", r(s)])
+    if k == "tensormap.cp_fenceproxy":
+        return _ops(["[gbuf]", "[sbuf]", "128"])
     if k in ("tex", "tld4", "txq", "suld", "sust", "sured", "suq"):
         return _texture(k, mods, t, types, r)
     NOT_ENUMERATED.setdefault(k, "no operand rules in scripts/forms/forms_operands.py")
@@ -342,3 +344,24 @@ def _texture(k, mods, t, types, r):
     if k == "sured":
         return _ops([addr(), r(size)])
     return []
+
+
+def _tensor_copy(k, mods, chosen, r):
+    """TMA copies: the tensor map is a generic address in a .b64 register,
+    with one .s32 coordinate per dimension."""
+    dim = next((int(d[0]) for d in ("1d", "2d", "3d", "4d", "5d") if d in mods), 2)
+    tmap = "[%s, {%s}]" % (r(64), ", ".join(r(32) for _ in range(dim)))
+    hint = [r(64)] if "L2::cache_hint" in mods else []
+    if k == "cp.async.bulk.prefetch.tensor":
+        extra = ["{%s}" % ", ".join(r(16) for _ in range(dim - 2))] if "im2col" in mods and dim > 2 else []
+        return _ops([tmap] + extra + hint)
+    spaces = chosen.get("space", [])
+    dst_global = bool(spaces) and spaces[0] == "global"
+    if k == "cp.reduce.async.bulk.tensor" or dst_global:
+        return _ops([tmap, "[sbuf]"] + hint)
+    ops = ["[sbuf]", tmap, "[sbuf+512]"]
+    if "im2col" in mods and dim > 2:
+        ops.append("{%s}" % ", ".join(r(16) for _ in range(dim - 2)))
+    if "multicast::cluster" in mods:
+        ops.append(r(16))
+    return _ops(ops + hint)

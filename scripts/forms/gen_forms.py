@@ -10,8 +10,9 @@ shapes and minimum PTX version/target.  A form is opcode + modifiers + an
 operand list; for every row this script has operand rules for (OPERANDS in
 forms_operands.py), it writes:
 
-  * per type combination, a base form (every required group at its first
-    alternative, no optional modifier), and one form per alternative of
+  * per type combination (and tensor dimension, texture geometry), a base
+    form (every required group at its first alternative, no optional
+    modifier), and one form per alternative of
     every other group (one-at-a-time coverage, not the full cross product);
     every operand shape of the row;
   * `A=>B` rules of the table are honoured by adding B's first alternative;
@@ -51,6 +52,10 @@ PTX_VERSION = 90
 EXAMPLE = ["ld.global.v2.b32 {%b32_0, %b32_1}, [gbuf]", "setp.lt.and.f32 %p_0, %b32_0, %b32_1, !%p_1",
            "mbarrier.arrive.b64 %b64_0, [%sa]", "atom.add.u32 %b32_0, [%ga], 1", "bra $Lend"]
 TARGETS = ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
+# Groups every alternative of which gets its own base form (and its own
+# one-at-a-time variants): the types, and the tensor dimension and texture
+# geometry, on which the legal modifiers depend (.im2col needs 3d or more).
+BASE_GROUPS = ("type", "dim", "geom")
 
 
 def target_tuple(t):
@@ -128,7 +133,7 @@ def forms_of_row(row, target):
     plus each alternative of every other group one at a time."""
     if not allowed(row.min_ptx, row.target, row, target):
         return []
-    type_groups = [g for g in row.groups if g.name == "type"]
+    type_groups = [g for g in row.groups if g.name in BASE_GROUPS]
     type_choices = [{}]
     for g in type_groups:
         lo = g.lo if g.lo >= 1 else 1
@@ -136,7 +141,7 @@ def forms_of_row(row, target):
                         for c in combos(legal_mods(row, g, target), lo, g.hi)]
     base_req = {}
     for g in row.groups:
-        if g.name != "type" and g.lo >= 1:
+        if g.name not in BASE_GROUPS and g.lo >= 1:
             mods = legal_mods(row, g, target)
             if not mods:
                 return []
@@ -152,7 +157,7 @@ def variants(row, base, target):
     """`base` and, one at a time, every other alternative of each non-type group."""
     vs = [dict(base)]
     for g in row.groups:
-        if g.name == "type":
+        if g.name in BASE_GROUPS:
             continue
         for c in combos(legal_mods(row, g, target), g.lo if g.lo >= 2 else 1, g.hi):
             if base.get(g.name) != c:
@@ -169,7 +174,7 @@ def repairs(row, chosen, target):
     """One more optional modifier on top of a rejected form."""
     out = []
     for g in row.groups:
-        if g.name == "type" or chosen.get(g.name):
+        if g.name in BASE_GROUPS or chosen.get(g.name):
             continue
         for m in legal_mods(row, g, target):
             v = apply_rules(row, dict(chosen, **{g.name: [m]}), target)
@@ -355,7 +360,7 @@ def main(argv):
     best = {}
     for pool, rej in ((forms, rejected), (extra, rejected_extra)):
         for key, e in pool.items():
-            tkey = (key[0], tuple(e["chosen"].get("type", [])))
+            tkey = (key[0], tuple(m for g in BASE_GROUPS for m in e["chosen"].get(g, [])))
             for t in e["targets"]:
                 if t in rej.get(key, {}):
                     continue
