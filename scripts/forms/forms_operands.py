@@ -12,7 +12,7 @@ operands_for(row, mods, types, chosen) returns the operand texts to try
 _TENSOR = "tensor-core family: its ptxas-legal sm_80-sm_90a forms are enumerated by tests/sim/tensor (per shape and type)"
 NOT_ENUMERATED = {
     "wmma.load": _TENSOR, "wmma.store": _TENSOR, "wmma.mma": _TENSOR, "mma": _TENSOR, "mma.sp": _TENSOR,
-    "mma.sp::ordered_metadata": _TENSOR, "ldmatrix": _TENSOR, "stmatrix": _TENSOR, "movmatrix": _TENSOR,
+    "mma.sp::ordered_metadata": _TENSOR,
     "wgmma.mma_async": _TENSOR, "wgmma.mma_async.sp": _TENSOR,
     "istypep": "needs a .texref/.samplerref/.surfref variable (CUDA 13 uses objects)",
     "call": "needs a callee and .param lists; the kernel corpus calls functions",
@@ -300,6 +300,12 @@ def operands_for(row, mods, types, chosen):
         return _ops(["[gbuf]", r(s)], ["[gbuf]", "0", r(s)])
     if k == "tensormap.cp_fenceproxy":
         return _ops(["[gbuf]", "[sbuf]", "128"])
+    if k in ("ldmatrix", "stmatrix"):
+        n = next((int(x[1]) for x in ("x1", "x2", "x4") if x in mods), 1)
+        frag = r.vec(32, n) if n > 1 else "{%s}" % r(32)
+        return _ops([frag, _mem(mods, "%sa")]) if k == "ldmatrix" else _ops([_mem(mods, "%sa"), frag])
+    if k == "movmatrix":
+        return _ops([r(32), r(32)])
     if k in ("tex", "tld4", "txq", "suld", "sust", "sured", "suq"):
         return _texture(k, mods, t, types, r)
     NOT_ENUMERATED.setdefault(k, "no operand rules in scripts/forms/forms_operands.py")

@@ -82,8 +82,9 @@ void check_module(const std::string& target, const std::vector<const form*>& fs,
         if (!run) continue;
         sim::launch_options opt;
         opt.max_warp_instructions = 10'000;
-        // One thread, except where the instruction needs a warpgroup.
-        uint32_t threads = fs[i]->family.starts_with("wgmma.") ? 128 : 1;
+        // One thread, except where the instruction needs a whole warp or warpgroup.
+        const std::string& fam = fs[i]->family;
+        uint32_t threads = fam.starts_with("wgmma.") ? 128 : fam.ends_with("matrix") ? 32 : 1;
         auto r = dev.launch(*k, {1}, {threads}, 0, params, opt, kd);
         if (r.fault && r.fault->kind == "unsupported instruction") o = {"not implemented", r.fault->message};
         else if (r.fault) o = {"faults", r.fault->kind + ": " + r.fault->message};
