@@ -1,8 +1,9 @@
 // ldu{.global}{.v2,.v4}.type d, [a]: a load of read-only global data
 // through the uniform path. It reads the same bytes as ld.global, through
-// the same per-lane context loads (memcheck and racecheck see global loads). The ISA adds two promises the programmer
-// makes, which this file checks instead of guessing what the GPU would do
-// when one is broken (so it has its own handler rather than ld's):
+// the same per-lane context loads (memcheck and racecheck see global
+// loads). The ISA adds two promises the programmer makes, which this file
+// checks instead of guessing what the GPU would do when one is broken (so
+// it has its own handler rather than ld's):
 //  - the address lies in the global state space: a generic address that
 //    falls in shared, local, param or const memory is a located fault;
 //  - the address is the same for every thread of the warp: active lanes
