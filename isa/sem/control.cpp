@@ -1,4 +1,5 @@
 // Control flow and synchronisation: bra, exit, ret (from an entry), trap,
+// brkpt, pmevent (no effect),
 // bar/barrier (.sync .arrive .red), membar/fence (no effect on values in a
 // sequentially interleaved run), nanosleep. The engine advances every lane
 // in the mask to the next instruction before a handler runs; a taken branch
@@ -34,6 +35,27 @@ void trap_handler(exec_context& c, const exec_instruction&, uint32_t mask) {
 }
 std::string dec_trap(const matched_instruction&, exec_instruction& out) {
     out.run = trap_handler;
+    return {};
+}
+
+// brkpt: on a GPU with no debugger attached the breakpoint exception ends
+// the kernel with an error, as trap does; ptxsim has no debugger to stop
+// in, so it is a located fault of its own wording.
+void brkpt_handler(exec_context& c, const exec_instruction&, uint32_t mask) {
+    c.fault(fault_kind::trap, static_cast<uint32_t>(__builtin_ctz(mask)), 0, "breakpoint (brkpt) reached with no debugger attached");
+}
+std::string dec_brkpt(const matched_instruction&, exec_instruction& out) {
+    out.run = brkpt_handler;
+    return {};
+}
+
+// pmevent / pmevent.mask: signals performance-monitor events to a profiler.
+// The events change no register or memory and no thread's progress, and
+// ptxsim has no performance counters for them to count: the instruction is
+// decoded and checked (the operand is a constant) and changes nothing.
+void pmevent_handler(exec_context&, const exec_instruction&, uint32_t) {}
+std::string dec_pmevent(const matched_instruction&, exec_instruction& out) {
+    out.run = pmevent_handler;
     return {};
 }
 
@@ -158,9 +180,9 @@ std::string dec_call(const matched_instruction&, exec_instruction& out) {
 }
 
 constexpr entry entries[] = {
-    {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"call", dec_call}, {"brx.idx", dec_brx}, {"trap", dec_trap}, {"bar", dec_bar},
+    {"bra", dec_bra}, {"exit", dec_exit}, {"ret", dec_ret}, {"call", dec_call}, {"brx.idx", dec_brx}, {"trap", dec_trap}, {"brkpt", dec_brkpt}, {"bar", dec_bar},
     {"barrier", dec_bar}, {"membar", dec_fence}, {"fence", dec_fence}, {"fence.proxy", dec_proxy_fence}, {"nanosleep", dec_nanosleep},
-    {"griddepcontrol", dec_griddepcontrol}, {"setmaxnreg", dec_setmaxnreg},
+    {"griddepcontrol", dec_griddepcontrol}, {"setmaxnreg", dec_setmaxnreg}, {"pmevent", dec_pmevent},
 };
 
 } // namespace

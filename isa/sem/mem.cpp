@@ -1,4 +1,4 @@
-// Memory instructions: ld, st (scalars, .v2/.v4/.v8, .b128), ldu, cvta, and the
+// Memory instructions: ld, st (scalars, .v2/.v4/.v8, .b128), cvta, and the
 // cache hints (atom and red are in atomic.cpp).
 // Every access goes through the context, which bounds-checks it and reports
 // faults; the ordering and cache qualifiers (.relaxed, .acquire, .ca, .nc,
@@ -205,30 +205,6 @@ std::string dec_st(const matched_instruction& m, exec_instruction& out) {
     return {};
 }
 
-// ldu{.global}{.v2,.v4}.type d, [a]: a load of read-only data whose address
-// the ISA requires to be the same in every thread of the warp. Lanes that
-// disagree are undefined behaviour: reported, never given a guessed value.
-void ldu_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
-    const uint64_t first = address(c, ins.ops[1], static_cast<uint32_t>(__builtin_ctz(mask)));
-    uint32_t odd = 0; // the lanes whose address differs from the first lane's
-    for_lanes(mask, [&](uint32_t lane) { odd |= (address(c, ins.ops[1], lane) != first ? 1u : 0u) << lane; });
-    if (odd) {
-        const auto lane = static_cast<uint32_t>(__builtin_ctz(odd));
-        c.fault(fault_kind::invalid_operation, lane, address(c, ins.ops[1], lane),
-                fmt::format("ldu with an address that differs across the warp (another lane reads 0x{:x}); the ISA requires one address",
-                            first));
-        return;
-    }
-    if (ins.type == data_type::b128) ld_b128_handler(c, ins, mask);
-    else ld_handler(c, ins, mask);
-}
-std::string dec_ldu(const matched_instruction& m, exec_instruction& out) {
-    out.sp = space_of(m.get("space"));
-    if (out.type == data_type::b128 && m.has("vec")) return "vectors of .b128 do not exist (wider than the 128 bits a load or store moves)";
-    out.run = ldu_handler;
-    return {};
-}
-
 // cvta.space.u64 d, a  /  cvta.to.space.u64 d, a
 void cvta_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     for_lanes(mask, [&](uint32_t lane) {
@@ -253,7 +229,7 @@ std::string dec_hint(const matched_instruction&, exec_instruction& out) {
 
 constexpr entry entries[] = {
     {"prefetch", dec_hint}, {"prefetchu", dec_hint},
-    {"ld", dec_ld}, {"st", dec_st}, {"ldu", dec_ldu}, {"cvta", dec_cvta},
+    {"ld", dec_ld}, {"st", dec_st}, {"cvta", dec_cvta},
 };
 
 } // namespace

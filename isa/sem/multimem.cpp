@@ -2,7 +2,8 @@
 // a multicast address, which stands for one copy per member of a multicast
 // group (memory/multicast.hpp; the engine names the members). ld_reduce
 // loads every member's copy and reduces them, st stores to every copy, red
-// reduces into every copy, each copy atomically.
+// reduces into every copy, each copy atomically (red's .min/.max on
+// half-precision vectors too).
 //
 // Floating-point reductions fold the members in their binding order, each
 // step rounded to nearest even in the accumulation type (the instruction's
@@ -309,7 +310,10 @@ std::string dec_st(const matched_instruction& m, exec_instruction& out) {
 std::string dec_red(const matched_instruction& m, exec_instruction& out) {
     if (std::string why = decode_common(m, out, true); !why.empty()) return why;
     if (out.flags & fp8) return "multimem.red on fp8 types does not exist";
-    if (is_float(out.type) && out.sub != static_cast<uint8_t>(mm_op::add)) return "multimem.red on floats only adds";
+    // .min/.max on floats: half-precision vectors only (ptxas refuses f32,
+    // f64 and scalar halves), each element as PTX min/max orders it.
+    if (is_float(out.type) && out.sub != static_cast<uint8_t>(mm_op::add) && (!is_half(out.type) || out.vec == 1))
+        return "multimem.red .min/.max on floats takes .v2/.v4/.v8 of f16, bf16, f16x2 or bf16x2";
     if (m.has("acc")) return "multimem.red takes no .acc";
     out.run = red_handler;
     return {};

@@ -7,8 +7,8 @@
 namespace ptxsim::isa::sem {
 
 decoder find_decoder(std::string_view key) {
-    for (auto table : {int_entries(), float_entries(), mem_entries(), atomic_entries(), mem_misc_entries(), control_entries(),
-                       cvt_entries(), warp_entries(), bits_entries(), approx_entries(), float_misc_entries(), carry_entries(),
+    for (auto table : {int_entries(), float_entries(), mem_entries(), ldu_entries(), atomic_entries(), mem_misc_entries(), control_entries(),
+                       cvt_entries(), cvt_pack_entries(), warp_entries(), bits_entries(), approx_entries(), float_misc_entries(), carry_entries(),
                        video_entries(), mbarrier_entries(), async_copy_entries(),
                        tma_entries(), tma_reduce_entries(), tensormap_entries(), multimem_entries(), texture_entries(), surface_entries(),
                        mma_entries(), mma_sparse_entries(), matrix_entries(), wmma_entries(), cluster_entries(), wgmma_entries(),

@@ -25,10 +25,12 @@ struct entry {
 std::span<const entry> int_entries();
 std::span<const entry> float_entries();
 std::span<const entry> mem_entries();
+std::span<const entry> ldu_entries();        // isa/sem/ldu.cpp
 std::span<const entry> atomic_entries();
 std::span<const entry> mem_misc_entries();
 std::span<const entry> control_entries();
 std::span<const entry> cvt_entries();
+std::span<const entry> cvt_pack_entries();   // isa/sem/cvt_pack.cpp
 std::span<const entry> warp_entries();
 std::span<const entry> bits_entries();
 std::span<const entry> approx_entries();

@@ -215,6 +215,28 @@ TEST(racecheck, text_and_json_name_the_other_access) {
     EXPECT_EQ(j["summary"]["tools"], json::array({"racecheck"}));
 }
 
+// ldu reads global memory as ld does: warp 1's ldu of a word warp 0 wrote
+// with no barrier between them is a race, reported at the ldu's line.
+TEST(racecheck, an_unordered_ldu_races_with_the_write) {
+    const fs::path dir = fs::temp_directory_path() / "ptxsim_racecheck_ldu";
+    fs::create_directories(dir);
+    std::ofstream(dir / "k.ptx") << ".version 9.0\n.target sm_90a\n.address_size 64\n"
+                                    ".visible .entry k(.param .u64 out)\n{\n"
+                                    ".reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+                                    "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+                                    "setp.eq.u32 %p1, %r1, 0;\n@%p1 st.global.u32 [%rd1], 5;\n"
+                                    "setp.lt.u32 %p1, %r1, 32;\n@%p1 bra $L;\n"
+                                    "ldu.global.u32 %r2, [%rd1];\n"  // line 13
+                                    "$L:\nret;\n}\n";
+    std::ofstream(dir / "launch.json") << R"({"module": "k.ptx", "buffers": {"d": {"type": "u32", "count": 1}},
+        "launches": [{"kernel": "k", "grid": 1, "block": 64, "args": [{"buffer": "d"}]}]})";
+    auto r = run_ptxsim("check --tool racecheck '" + (dir / "launch.json").string() + "'");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("Race on __global__ memory: read of size 4 bytes and an earlier write by another warp"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("k.ptx:13 in kernel 'k'"), std::string::npos) << r.err;
+}
+
 // A generic write ordered before an async-proxy read by a barrier, with no
 // fence.proxy.async: the report says that the fence is what is missing, and
 // names the same thread as such (thread 0 writes s[0] and issues the copy).

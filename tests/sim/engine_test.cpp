@@ -25,8 +25,8 @@ struct fixture {
     parser::diagnostics d;
     std::optional<sim::kernel_ref> kernel;
 
-    explicit fixture(const std::string& body, const std::string& params = ".param .u64 out") {
-        std::string text = std::string(header) + ".visible .entry k(" + params + ")\n{\n" + body + "\n}\n";
+    explicit fixture(const std::string& body, const std::string& params = ".param .u64 out", const char* head = header) {
+        std::string text = std::string(head) + ".visible .entry k(" + params + ")\n{\n" + body + "\n}\n";
         EXPECT_TRUE(dev.load_module_text("k.ptx", text, d)) << (d.all().empty() ? "" : d.all()[0].message);
         std::string why;
         kernel = dev.find_kernel("k", why);
@@ -247,19 +247,40 @@ TEST(engine, out_of_bounds_store_is_a_located_fault) {
     EXPECT_NE(r.fault->message.find("0 bytes past the end of allocation"), std::string::npos) << r.fault->message;
 }
 
+// Every sm_80..sm_90a form runs, so the example is an sm_100 one.
 TEST(engine, an_instruction_that_cannot_run_yet_faults_with_its_location) {
     fixture f(R"(
     .reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<2>;
     .reg .f32 %f<4>;
     mov.f32 %f1, 0f3F800000;
-    brkpt;
-    ret;)");
+    tcgen05.fence::before_thread_sync;
+    ret;)", ".param .u64 out", ".version 9.0\n.target sm_100a\n.address_size 64\n");
     sim::launch_result r;
     f.run({1}, {1}, 1, &r);
     ASSERT_TRUE(r.fault);
     EXPECT_EQ(r.fault->kind, "unsupported instruction");
     EXPECT_EQ(r.fault->ptx_line, 10u);
-    EXPECT_EQ(r.fault->message, "'brkpt' is not implemented yet");
+    EXPECT_EQ(r.fault->message, "'tcgen05.fence::before_thread_sync' is not implemented yet");
+}
+
+// brkpt with no debugger attached ends the kernel, located, as trap does.
+TEST(engine, brkpt_stops_the_kernel_with_a_located_fault) {
+    fixture f(R"(
+    .reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<2>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    setp.eq.u32 %p1, %r1, 5;
+    @%p1 brkpt;
+    st.global.u32 [%rd1], 7;
+    ret;)");
+    sim::launch_result r;
+    auto out = f.run({1}, {32}, 1, &r);
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "trap");
+    EXPECT_EQ(r.fault->ptx_line, 11u);
+    EXPECT_EQ(r.fault->thread.x, 5u);
+    EXPECT_EQ(r.fault->message, "breakpoint (brkpt) reached with no debugger attached");
+    EXPECT_EQ(out[0], 0u); // the launch stopped before the store
 }
 
 TEST(engine, runaway_kernel_stops_at_the_budget) {

@@ -184,6 +184,53 @@ TEST(multimem, st_writes_every_copy_and_red_reduces_into_each) {
     }
 }
 
+// red .min/.max on half-precision vectors (ptxas takes them only as
+// vectors): each element of each copy becomes PTX min/max of it and the
+// source element: a NaN operand gives the other one, two NaNs the canonical
+// NaN (0x7FFF for f16 and bf16), and -0 orders below +0. Bits worked out by
+// hand from the formats: f16 1 = 0x3C00, 2 = 0x4000, 0.5 = 0x3800,
+// -1 = 0xBC00, inf = 0x7C00, NaN = 0x7E00; bf16 1 = 0x3F80, 2 = 0x4000,
+// 0.5 = 0x3F00, -1 = 0xBF80, -2 = 0xC000, -3 = 0xC040, -4 = 0xC080.
+TEST(multimem, red_min_max_on_half_vectors) {
+    multicast_fixture f;
+    const uint32_t pairs[3][2] = {{0x00004000, 0x38007C00}, {0xBC007E00, 0x7E003800}, {0x3C003C00, 0x00000000}};
+    const uint16_t bf[3][4] = {{0x4000, 0x0000, 0x3F80, 0xFF80}, {0x7FC0, 0x8000, 0x7FC0, 0xBF80}, {0x3F00, 0x7F80, 0xC080, 0xC040}};
+    for (int m = 0; m < 3; ++m) {
+        f.set<uint32_t>(m, 0, pairs[m][0]);
+        f.set<uint32_t>(m, 4, pairs[m][1]);
+        for (int i = 0; i < 4; ++i) f.set<uint16_t>(m, 16 + 2 * i, bf[m][i]);
+        for (int i = 0; i < 8; ++i) f.set<uint16_t>(m, 32 + 2 * i, uint16_t(0x3C00 + 0x400 * m)); // 1, 2, 4
+    }
+    auto r = f.run(R"(
+    // f16x2 source words: {hi -0, lo 1} and {hi NaN, lo -inf}
+    mov.b32 %r1, 0x80003C00; mov.b32 %r2, 0x7E00FC00;
+    multimem.red.min.v2.f16x2 [%rd1], {%r1, %r2};
+    mov.b16 %h1, 0x3F80; mov.b16 %h2, 0x8000; mov.b16 %h3, 0x7FC0; mov.b16 %h4, 0xC000;
+    multimem.red.global.max.v4.bf16 [%rd1+16], {%h1, %h2, %h3, %h4};
+    mov.b16 %h5, 0x4000;
+    multimem.red.max.v8.f16 [%rd1+32], {%h5, %h5, %h5, %h5, %h5, %h5, %h5, %h5};
+    )");
+    ASSERT_FALSE(r.fault) << r.fault->format();
+    // Copy 0: min(+0, -0) = -0, min(2, 1) = 1; min(0.5, NaN) = 0.5, min(inf, -inf) = -inf.
+    EXPECT_EQ(f.get<uint32_t>(f.members[0], 0), 0x80003C00u);
+    EXPECT_EQ(f.get<uint32_t>(f.members[0], 4), 0x3800FC00u);
+    // Copy 1: min(-1, -0) = -1, min(NaN, 1) = 1; min(NaN, NaN) = canonical NaN, min(0.5, -inf) = -inf.
+    EXPECT_EQ(f.get<uint32_t>(f.members[1], 0), 0xBC003C00u);
+    EXPECT_EQ(f.get<uint32_t>(f.members[1], 4), 0x7FFFFC00u);
+    // Copy 2: min(1, -0) = -0, min(1, 1) = 1; min(+0, NaN) = +0, min(+0, -inf) = -inf.
+    EXPECT_EQ(f.get<uint32_t>(f.members[2], 0), 0x80003C00u);
+    EXPECT_EQ(f.get<uint32_t>(f.members[2], 4), 0x0000FC00u);
+    // bf16 max with {1, -0, NaN, -2}.
+    const uint16_t want[3][4] = {{0x4000, 0x0000, 0x3F80, 0xC000},  // 2; max(+0, -0) = +0; 1 over NaN; -2 over -inf
+                                 {0x3F80, 0x8000, 0x7FFF, 0xBF80},  // 1 over NaN; -0; two NaNs; -1 over -2
+                                 {0x3F80, 0x7F80, 0xC080, 0xC000}}; // 1 over 0.5; inf; -4 over NaN; -2 over -3
+    for (int m = 0; m < 3; ++m)
+        for (int i = 0; i < 4; ++i) EXPECT_EQ(f.get<uint16_t>(f.members[m], 16 + 2 * i), want[m][i]) << m << " " << i;
+    // f16 max with 2 in all eight elements: copies holding 1, 2, 4 give 2, 2, 4.
+    for (int m = 0; m < 3; ++m)
+        for (int i = 0; i < 8; ++i) EXPECT_EQ(f.get<uint16_t>(f.members[m], 32 + 2 * i), m == 2 ? 0x4400u : 0x4000u) << m << " " << i;
+}
+
 TEST(multimem, an_address_outside_every_multicast_object_faults_with_its_location) {
     multicast_fixture f;
     auto r = f.run("multimem.ld_reduce.add.u32 %r1, [%rd1];", 1, f.out);
