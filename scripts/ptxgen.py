@@ -46,14 +46,19 @@ class Rng:
     """splitmix64, as the launch-file generator (docs/launch-file.md) uses."""
 
     def __init__(self, seed):
-        self.state = (seed * 0x9E3779B97F4A7C15 + GENERATOR_VERSION) & MASK64
+        # The seed goes through the output mix first: seeds s and s+1 would
+        # otherwise give the same stream shifted by one draw.
+        self.state = self.mix((seed ^ (GENERATOR_VERSION << 56)) & MASK64)
 
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
+    @staticmethod
+    def mix(z):
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         return z ^ (z >> 31)
+
+    def next(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        return self.mix(self.state)
 
     def below(self, n):
         return self.next() % n
@@ -351,7 +356,7 @@ class Generator:
             if st == 'bf16' and dt in ('u8', 's8'):  # no such form
                 dt = 'u16' if dt == 'u8' else 's16'
             ftz = '.ftz' if st == 'f32' and r.chance(20) else ''
-            sat = '.sat' if r.chance(20) else ''
+            sat = '.sat' if r.chance(20) and st != 'bf16' else ''  # ptxas: no .sat from bf16
             return ['cvt%s%s%s.%s.%s %s, %s;' % (r.choice(INT_RND), ftz, sat, dt, st, self.reg(CLASS_OF_WIDTH[width[dt]]),
                                                  self.reg(floats[st]))]
         if kind == 'if':
@@ -377,7 +382,7 @@ class Generator:
         if dt == 'bf16' and rnd != '.rn':
             rnd = r.choice(['.rn', '.rz'])
         ftz = '.ftz' if 'f32' in (dt, st) and 'bf16' not in (dt, st) and r.chance(20) else ''
-        sat = '.sat' if dt == 'f32' and r.chance(10) else ''
+        sat = '.sat' if dt == 'f32' and st != 'bf16' and r.chance(10) else ''
         return ['cvt%s%s%s.%s.%s %s, %s;' % (rnd, ftz, sat, dt, st, self.reg(floats[dt]), self.reg(floats[st]))]
 
     def s_move(self):
@@ -754,6 +759,7 @@ def main(argv):
     ap.add_argument('--seed', required=True, help='a non-negative integer')
     ap.add_argument('--out', required=True, help='directory for prog.ptx, launch.json, in.bin, slots.txt')
     ap.add_argument('--drop', default='', help='statement numbers to leave out, comma-separated (the reducer uses this)')
+    ap.add_argument('--keep', default='', help='statement numbers to keep, comma-separated: every other one is dropped')
     ap.add_argument('--with-pending', action='store_true',
                     help='also use the forms ptxsim does not run yet (PENDING in this file), for a GPU-only run')
     ap.add_argument('--version', action='version', version='ptxgen %d' % GENERATOR_VERSION)
@@ -767,9 +773,15 @@ def main(argv):
         return 2
     try:
         drop = frozenset(int(x) for x in a.drop.split(',') if x.strip())
+        keep = frozenset(int(x) for x in a.keep.split(',') if x.strip())
     except ValueError:
-        print('ptxgen: --drop takes statement numbers separated by commas, not %r' % a.drop, file=sys.stderr)
+        print('ptxgen: --drop and --keep take statement numbers separated by commas', file=sys.stderr)
         return 2
+    if keep:
+        if drop:
+            print('ptxgen: give --drop or --keep, not both', file=sys.stderr)
+            return 2
+        drop = frozenset(range(1 << 20)) - keep  # statement numbers are far fewer
     try:
         n = write_program(seed, a.out, drop, a.with_pending)
     except GenError as e:
