@@ -113,6 +113,13 @@ class Harness(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(r.stdout, 'difftest: 6 launch files, ptxsim against itself (--threads 2): 6 agree, 0 mismatch, 0 skipped\n')
 
+    def test_cpu_mode_kernel_suite_agrees_across_threads_and_a_schedule(self):
+        n = sum(1 for k in os.listdir(os.path.join(ROOT, 'kernels')) if os.path.exists(os.path.join(ROOT, 'kernels', k, 'launch.json')))
+        r = run([DIFFTEST, '--ptxsim', PTXSIM, '--cpu', '--schedules', '--suite', '-j', '2'])
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(r.stdout, 'difftest: %d launch files, ptxsim against itself (--threads 2, a seeded schedule): '
+                                   '%d agree, 0 mismatch, 0 skipped\n' % (n, n))
+
     def test_fake_gpu_mismatch_is_reported_and_reduced(self):
         seed = next(s for s in SEEDS if 'popc.b' in ptxgen.generate(s)[0])
         clean = next(s for s in SEEDS if 'popc.b' not in ptxgen.generate(s)[0])
