@@ -759,7 +759,7 @@ def main(argv):
     ap.add_argument('--seed', required=True, help='a non-negative integer')
     ap.add_argument('--out', required=True, help='directory for prog.ptx, launch.json, in.bin, slots.txt')
     ap.add_argument('--drop', default='', help='statement numbers to leave out, comma-separated (the reducer uses this)')
-    ap.add_argument('--keep', default='', help='statement numbers to keep, comma-separated: every other one is dropped')
+    ap.add_argument('--keep', default='', help="statement numbers to keep, comma-separated ('none': none); every other one is dropped")
     ap.add_argument('--with-pending', action='store_true',
                     help='also use the forms ptxsim does not run yet (PENDING in this file), for a GPU-only run')
     ap.add_argument('--version', action='version', version='ptxgen %d' % GENERATOR_VERSION)
@@ -773,11 +773,11 @@ def main(argv):
         return 2
     try:
         drop = frozenset(int(x) for x in a.drop.split(',') if x.strip())
-        keep = frozenset(int(x) for x in a.keep.split(',') if x.strip())
+        keep = frozenset(int(x) for x in a.keep.split(',') if x.strip() and x != 'none')
     except ValueError:
         print('ptxgen: --drop and --keep take statement numbers separated by commas', file=sys.stderr)
         return 2
-    if keep:
+    if a.keep:
         if drop:
             print('ptxgen: give --drop or --keep, not both', file=sys.stderr)
             return 2
