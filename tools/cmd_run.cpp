@@ -7,6 +7,7 @@
 #include "models/model.hpp"
 #include "sim/device.hpp"
 #include "sim/explore.hpp"
+#include "sim/launch_results.hpp"
 #include "sim/launch_runner.hpp"
 #include "tools/commands.hpp"
 #include "tools/options.hpp"
@@ -16,7 +17,7 @@ namespace ptxsim::tools {
 int cmd_run(const std::vector<std::string>& args) {
     po::options_description opts("options");
     std::vector<std::string> files;
-    std::string model_path;
+    std::string model_path, dump_dir;
     uint64_t budget = 2'000'000'000;
     bool stats = false;
     uint32_t threads = 1;
@@ -30,10 +31,11 @@ int cmd_run(const std::vector<std::string>& args) {
         "schedule-seed", po::value(&schedule_seed), "run under the seeded schedule S (even S: random, odd S: PCT) instead of the default order")(
         "replay", po::value(&replay), "run the schedule of a seed that --schedules reported, exactly (the same as --schedule-seed)")(
         "schedules", po::value(&schedules), "run the launch file under N seeded schedules and compare every buffer across them")(
-        "seed", po::value(&seed), "with --schedules: the seed the N schedules' seeds derive from (default 0)");
+        "seed", po::value(&seed), "with --schedules: the seed the N schedules' seeds derive from (default 0)")(
+        "dump", po::value(&dump_dir), "write every buffer after the last launch to DIR/<name>.bin, listed in DIR/buffers.txt");
     po::variables_map vm;
     const std::string synopsis =
-        "usage: ptxsim run [--stats] [--threads N] [--max-instructions N] [--model FILE] LAUNCH.json\n"
+        "usage: ptxsim run [--stats] [--threads N] [--max-instructions N] [--model FILE] [--dump DIR] LAUNCH.json\n"
         "       ptxsim run --schedules N [--seed S] LAUNCH.json\n"
         "       ptxsim run --schedule-seed S | --replay S LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file (docs/launch-file.md) on the CPU:\n"
@@ -46,6 +48,8 @@ int cmd_run(const std::vector<std::string>& args) {
         "on a fresh device, and compares every buffer after the last launch: when\n"
         "they differ it reports \"output depends on schedule\" with two seeds and the\n"
         "first differing element. --replay S reruns one of those schedules exactly.\n"
+        "--dump DIR writes what every buffer holds after the last launch, for a\n"
+        "bit-for-bit comparison with another run (scripts/difftest, docs/difftest.md).\n"
         "Schedules run on one host thread (docs/emulator.md, Schedules).\n\n"
         "exit status: 0 ok, 1 kernel fault, mismatch or output that depends on the\n"
         "schedule, 2 bad input";
@@ -68,6 +72,10 @@ int cmd_run(const std::vector<std::string>& args) {
         std::cerr << "ptxsim run: --schedules needs at least 1\n\n" << synopsis << '\n';
         return exit_usage;
     }
+    if (schedules && !dump_dir.empty()) {
+        std::cerr << "ptxsim run: --dump writes one run's buffers; --schedules compares many runs itself\n\n" << synopsis << '\n';
+        return exit_usage;
+    }
     if (files.size() != 1) {
         std::cerr << "ptxsim run: expected exactly one launch file\n\n" << synopsis << '\n';
         return exit_usage;
@@ -88,8 +96,19 @@ int cmd_run(const std::vector<std::string>& args) {
     if ((one_schedule || schedules) && threads > 1)
         std::cerr << "ptxsim run: note: schedules run on one host thread; --threads " << threads << " is not used\n";
     if (schedules && stats) std::cerr << "ptxsim run: note: --stats is not used with --schedules (each run is quiet)\n";
+    sim::buffer_contents final_buffers;
+    if (!dump_dir.empty()) s.final_buffers = &final_buffers;
+    // Left empty when a launch faulted: there is nothing to compare then.
+    auto dumped = [&](int status) {
+        if (dump_dir.empty() || final_buffers.empty()) return status;
+        if (std::string why = sim::dump_buffers(dump_dir, *file, final_buffers); !why.empty()) {
+            std::cerr << "ptxsim run: --dump: " << why << '\n';
+            return int(exit_usage);
+        }
+        return status;
+    };
     if (one_schedule)
-        return sim::run_schedule(*model, *file, s, vm.count("replay") ? replay : schedule_seed, std::cout, std::cerr);
+        return dumped(sim::run_schedule(*model, *file, s, vm.count("replay") ? replay : schedule_seed, std::cout, std::cerr));
     if (schedules) {
         sim::explore_settings e;
         e.run = s;
@@ -97,7 +116,7 @@ int cmd_run(const std::vector<std::string>& args) {
         e.schedules = schedules;
         return sim::explore_schedules(*model, *file, e, std::cout, std::cerr).status;
     }
-    return sim::run_launch_file(dev, *file, s, std::cout, std::cerr);
+    return dumped(sim::run_launch_file(dev, *file, s, std::cout, std::cerr));
 }
 
 } // namespace ptxsim::tools
