@@ -37,7 +37,7 @@ import os
 import struct
 import sys
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 BLOCKS = (32, 64, 96, 128)
 MASK64 = (1 << 64) - 1
 
@@ -453,7 +453,10 @@ class Generator:
             index = len(self.partitions) - 1
             mode = r.choice(['up', 'down', 'bfly', 'idx'])
             c = ((32 - w) << 8) | (0 if mode == 'up' else 0x1f)  # segment = the tile: sources stay inside it
-            b = str(r.below(32)) if r.chance(60) else self.reg('r')
+            if mode == 'bfly':  # lane ^ b below the tile is still "in range" (the ISA checks j <= maxLane only)
+                b = str(r.below(w))
+            else:
+                b = str(r.below(32)) if r.chance(60) else self.reg('r')
             d = self.reg('r')
             p = '|%s' % self.reg('p') if r.chance(40) else ''
             return Statement(self.mask_lines(index) + ['shfl.sync.%s.b32 %s%s, %s, %s, %d, %%tm;' % (mode, d, p, self.reg('r'), b, c)])
