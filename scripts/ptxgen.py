@@ -106,9 +106,7 @@ class Statement:
 # Forms the ISA defines and ptxas accepts, that ptxsim does not run yet
 # (issue 14, part 1): left out unless --with-pending, so that difftest on
 # the CPU runs every program. Remove an entry when ptxsim gains the form.
-PENDING = {
-    'setp.f16': 'setp on .f16/.bf16 (not implemented yet in ptxsim)',
-}
+PENDING = {}
 
 
 class Generator:
@@ -255,8 +253,6 @@ class Generator:
                                                     ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'lo', 'ls', 'hi', 'hs'])
             a, b = self.reg(CLASS_OF_WIDTH[w]), self.int_src(w, t[0] == 's')
         else:
-            if kind == 'f16' and not self.with_pending:
-                kind = 'f32'  # PENDING['setp.f16']
             t = kind if kind != 'f16' else r.choice(['f16', 'bf16'])
             cmps = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'equ', 'neu', 'ltu', 'leu', 'gtu', 'geu', 'num', 'nan']
             if kind == 'f32':
