@@ -6,11 +6,20 @@
 //
 // tex returns the sampled channels' bits whatever its .dtype says: the
 // texture's format decides whether they are floats or integers, as on the
-// GPU, where the instruction does not convert.
+// GPU, where the instruction does not convert. The one exception is a .f16
+// or .f16x2 destination: the float channels are rounded to f16 (to nearest
+// even) and written one per .b16 register (.v4.f16) or two per .b32
+// register, red/blue in the low halves (.v2.f16x2: {r,g}, {b,a}). Half
+// results of a format that returns integers are undefined: a located fault.
+//
+// .2dms and .a2dms sample multisample textures, which a CUDA texture object
+// never is (they come only from graphics interop): using one is a located
+// fault naming the object, never a guess.
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "isa/fp/convert.hpp"
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
 #include "isa/sem/texture_fetch.hpp"
@@ -20,7 +29,7 @@ namespace {
 
 // flags: bit 0 set for .s32 coordinates; bits 4-6 the operand index of the
 // texel offset vector `e` (0: none). sub: the geometry.
-enum : uint8_t { f_int_coords = 1 };
+enum : uint8_t { f_int_coords = 1, f_f16 = 2, f_f16x2 = 4 };
 uint32_t offset_operand(const exec_instruction& ins) { return (ins.flags >> 4) & 7u; }
 uint32_t handle_operand(const exec_instruction& ins) { return ins.dest_pair ? 2 : 1; }
 
@@ -81,6 +90,25 @@ void write_vector(exec_context& c, const exec_operand& d, uint32_t lane, const t
         if (d.elems[k] != no_slot) c.reg(d.elems[k], lane) = v[k];
 }
 
+// The channels as a .f16 (one per element) or .f16x2 (two per element)
+// destination takes them; false after a fault.
+bool to_half_results(exec_context& c, const exec_instruction& ins, const texture_object& t, uint64_t handle,
+                     uint32_t lane, texel4& v) {
+    if (!t.returns_float()) {
+        c.fault(fault_kind::invalid_operation, lane, handle,
+                fmt::format("tex.{}.{} on texture object {:#x}, whose format returns integers (half results of integer "
+                            "texels are undefined in the PTX ISA)",
+                            geometry_name(static_cast<geometry>(ins.sub)), ins.flags & f_f16x2 ? "v2.f16x2" : "v4.f16",
+                            handle));
+        return false;
+    }
+    texel4 h;
+    for (int k = 0; k < 4; ++k) h[k] = fp::cvt_f16_f32(v[k], fp::rounding::rn);
+    if (ins.flags & f_f16x2) v = {h[0] | h[1] << 16, h[2] | h[3] << 16, 0, 0};
+    else v = h;
+    return true;
+}
+
 std::string what(const char* op, const exec_instruction& ins) {
     return fmt::format("{}.{}", op, geometry_name(static_cast<geometry>(ins.sub)));
 }
@@ -94,8 +122,28 @@ void tex_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         if (!t) return;
         texel4 v;
         if (!sample(c, *t, coordinates(c, ins, *t, lane), lane, v)) return;
+        if ((ins.flags & (f_f16 | f_f16x2)) && !to_half_results(c, ins, *t, h, lane, v)) return;
         write_vector(c, ins.ops[0], lane, v);
         if (ins.dest_pair) write(c, ins.ops[1], lane, 1); // every texel is resident
+    });
+}
+
+// tex.2dms / tex.a2dms: sub 0 or 1. The handle is checked as for any tex,
+// then the object is found not to be multisampled.
+void tex_multisample_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const char* geom = ins.sub ? "a2dms" : "2dms";
+    for_lanes(mask, [&](uint32_t lane) {
+        uint64_t h = address(c, ins.ops[handle_operand(ins)], lane);
+        const texture_object* t = c.lookup_texture(h);
+        if (!t || t->kind != object_kind::texture) {
+            c.fault(fault_kind::invalid_address, lane, h,
+                    fmt::format("tex.{} with handle {:#x}, which is not a texture object", geom, h));
+            return;
+        }
+        c.fault(fault_kind::invalid_operation, lane, h,
+                fmt::format("tex.{} on texture object {:#x}, which is not multisampled (CUDA texture objects never are; "
+                            "multisample textures come only from graphics interop)",
+                            geom, h));
     });
 }
 
@@ -142,9 +190,17 @@ std::string decode_geometry(const matched_instruction& m, exec_instruction& out)
 }
 
 std::string dec_tex(const matched_instruction& m, exec_instruction& out) {
+    if (std::string_view g = m.get("geom"); g == "2dms" || g == "a2dms") {
+        const uint32_t h = handle_operand(out);
+        if (out.ops[h].kind != opnd::addr || out.ops[h].slot == no_slot)
+            return fmt::format("{} on a .texref variable is not implemented (CUDA 13 uses texture objects)", m.row->key);
+        out.sub = g == "a2dms" ? 1 : 0;
+        out.run = tex_multisample_handler;
+        return {};
+    }
     if (auto why = decode_geometry(m, out); !why.empty()) return why;
-    if (out.type == parser::data_type::f16 || out.type == parser::data_type::f16x2)
-        return "tex with .f16 or .f16x2 results is not implemented yet";
+    if (out.type == parser::data_type::f16) out.flags |= f_f16;
+    if (out.type == parser::data_type::f16x2) out.flags |= f_f16x2;
     if (out.type2 == parser::data_type::s32) out.flags |= f_int_coords;
     std::string_view mode = m.get("mode");
     out.run = tex_handler;

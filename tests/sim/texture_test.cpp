@@ -1,7 +1,7 @@
 // tex, tld4, txq and istypep on texture objects: point sampling, every
 // address mode, linear filtering with 8-bit fractional weights (checked
 // against the CUDA guide's formula computed here in double), normalized
-// float and f16 conversion, layered and 3-D objects, and located faults.
+// float and f16 conversion, half results, layered and 3-D objects, and located faults.
 #include <cmath>
 
 #include "tests/sim/texture_fixture.hpp"
@@ -437,12 +437,52 @@ TEST(texture, cubemaps_pick_the_face_of_the_major_axis) {
     EXPECT_EQ(out[8], 2u);
 }
 
-TEST(texture, multisample_textures_are_a_located_not_implemented) {
+// Expected halves derived by hand from the binary16 format (not from
+// ptxsim's converter): 1/3 lies 0x3555 + 0.33 ulp; 65520 is the midpoint
+// of 65504 and 65536, so ties-to-even overflows it to +inf; 2^-25 is half
+// the smallest subnormal (ties to 0); 3 * 2^-25 is 1.5 subnormals (ties to 2).
+TEST(texture, half_results_round_each_channel_to_nearest_even) {
     texture_fixture f;
-    auto r = f.run("mov.b32 %r1, 0;\ntex.2dms.v4.s32.s32 {%r10, %r11, %r12, %r13}, [%rd2, {%r1, %r1, %r1, %r1}];\n", 0);
+    const float third = 1.0f / 3, tie0 = std::ldexp(1.0f, -25), tie2 = 3 * std::ldexp(1.0f, -25);
+    auto t = texture(f.upload(std::vector<float>{1.0f, third, 65520.0f, tie2, -2.0f, tie0, 65504.0f, -0.0f}),
+                     texel_type::f32, 4, 2);
+    const std::string v4 = ".reg .b16 %h<8>;\n"
+                           "mov.b32 %f1, 0f3F000000;\n" // x = 0.5: texel 0
+                           "tex.1d.v4.f16.f32 {%h0, %h1, %h2, %h3}, [%rd2, {%f1}];\n"
+                           "st.global.v4.b16 [%rd1], {%h0, %h1, %h2, %h3};\n"
+                           "mov.b32 %f1, 0f3FC00000;\n" // x = 1.5: texel 1, as .f16x2 pairs
+                           "tex.1d.v2.f16x2.f32 {%r10, %r11}, [%rd2, {%f1}];\n"
+                           "st.global.v2.b32 [%rd1+8], {%r10, %r11};\n";
+    auto out = f.values(v4, f.make(t));
+    EXPECT_EQ(out[0], 0x3C00u | 0x3555u << 16);  // {1, 1/3}
+    EXPECT_EQ(out[1], 0x7C00u | 0x0002u << 16);  // {+inf, 2 * 2^-24}
+    EXPECT_EQ(out[2], 0xC000u | 0x0000u << 16);  // {r, g} = {-2, +0}
+    EXPECT_EQ(out[3], 0x7BFFu | 0x8000u << 16);  // {b, a} = {65504, -0}
+}
+
+TEST(texture, half_results_of_an_integer_format_are_a_located_fault) {
+    texture_fixture f;
+    uint64_t h = f.make(texture(f.upload(std::vector<uint32_t>{7}), texel_type::u32, 1, 1));
+    auto r = f.run("mov.b32 %f1, 0f3F000000;\ntex.1d.v2.f16x2.f32 {%r10, %r11}, [%rd2, {%f1}];\n", h);
     ASSERT_TRUE(r.fault);
-    EXPECT_EQ(r.fault->kind, "unsupported instruction");
-    EXPECT_EQ(r.fault->message, "tex.2dms is not implemented yet");
+    EXPECT_EQ(r.fault->kind, "invalid operation");
+    EXPECT_NE(r.fault->message.find("whose format returns integers"), std::string::npos) << r.fault->message;
+}
+
+TEST(texture, multisample_geometries_fault_on_objects_that_cannot_be_multisampled) {
+    texture_fixture f;
+    const std::string body = "mov.b32 %r1, 0;\ntex.2dms.v4.s32.s32 {%r10, %r11, %r12, %r13}, [%rd2, {%r1, %r1, %r1, %r1}];\n";
+    auto r = f.run(body, 0);
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "invalid address");
+    EXPECT_EQ(r.fault->message, "tex.2dms with handle 0x0, which is not a texture object");
+    uint64_t h = f.make(texture(f.upload(std::vector<float>(4)), texel_type::f32, 1, 2, 2));
+    r = f.run(body, h);
+    ASSERT_TRUE(r.fault);
+    EXPECT_EQ(r.fault->kind, "invalid operation");
+    EXPECT_EQ(r.fault->message, fmt::format("tex.2dms on texture object {:#x}, which is not multisampled (CUDA texture "
+                                            "objects never are; multisample textures come only from graphics interop)",
+                                            h));
 }
 
 TEST(texture, the_device_refuses_descriptions_cuda_refuses) {
