@@ -541,12 +541,6 @@ private:
     }
 
     bool at_aligned_barrier(uint32_t pc) const { return isa::sem::barrier_aligned(function_of(pc).code[pc & index_bits]); }
-    // An aligned barrier, or an instruction the whole warp executes as one
-    // (mma, ldmatrix, wgmma ...): lanes split by exploration meet there.
-    bool at_whole_warp(uint32_t pc) const {
-        const isa::exec_instruction& ins = function_of(pc).code[pc & index_bits];
-        return isa::sem::barrier_aligned(ins) || needs_whole_warp(ins.row);
-    }
 
     // The scheduler's choice among the distinct PCs of the runnable lanes.
     uint32_t pick_group(warp_state& w, uint32_t runnable, explored_order& p) {
@@ -562,7 +556,7 @@ private:
         // passes it while another lane of the warp is still before it.
         uint32_t m = 0;
         for (uint32_t k = 0; k < n; ++k)
-            if (!at_whole_warp(pcs[k])) pcs[m++] = pcs[k];
+            if (!at_aligned_barrier(pcs[k])) pcs[m++] = pcs[k];
         if (m == 0) m = n; // all at aligned barriers (synccheck judges a divergent one)
         if (m == 1) return pcs[0];
         n = m;

@@ -27,30 +27,12 @@ int classify(std::string_view key) {
 
 bool splittable(std::string_view key) { return key == "ld" || key == "ldu" || key == "st" || key == "atom" || key == "red"; }
 
-// Matrix and warpgroup instructions, which the ISA makes .sync.aligned: the
-// whole warp executes them as one.
-bool whole_warp(std::string_view key) {
-    static constexpr std::string_view prefixes[] = {"mma", "wmma.", "wgmma.", "ldmatrix", "stmatrix", "movmatrix", "tcgen05."};
-    for (auto p : prefixes)
-        if (key.substr(0, p.size()) == p) return true;
-    return false;
-}
-
 } // namespace
 
 bool splittable_access(uint16_t row) {
     static const std::vector<bool> rows = [] {
         std::vector<bool> v;
         for (const auto& r : isa::op_table::get().rows()) v.push_back(splittable(r.key));
-        return v;
-    }();
-    return row < rows.size() && rows[row];
-}
-
-bool needs_whole_warp(uint16_t row) {
-    static const std::vector<bool> rows = [] {
-        std::vector<bool> v;
-        for (const auto& r : isa::op_table::get().rows()) v.push_back(whole_warp(r.key));
         return v;
     }();
     return row < rows.size() && rows[row];

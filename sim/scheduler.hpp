@@ -41,12 +41,9 @@ int schedule_point_of(uint16_t row);
 // Whether a converged warp may be split at an instruction of row `row`:
 // loads, stores and atomics of one thread each (ld, ldu, st, atom, red),
 // which lanes run as independent threads since Volta. Never an instruction
-// the warp executes as one (ldmatrix, mma, wgmma, .sync/.aligned ones).
+// the warp executes as one (ldmatrix, mma, wgmma, .sync/.aligned ones);
+// those wait for the whole warp on the per-lane path anyway.
 bool splittable_access(uint16_t row);
-// Whether the warp must reach an instruction of row `row` together (it is
-// .aligned, or a matrix instruction that is): under exploration, a group of
-// lanes at one waits for the rest of its warp (as at an aligned barrier).
-bool needs_whole_warp(uint16_t row);
 
 class scheduler {
 public:

@@ -227,6 +227,39 @@ TEST(racecheck, volatile_as_plain_reaches_every_run) {
     }
 }
 
+// --volatile-model on nvcc-compiled CUDA C++: the warp-synchronous
+// reduction through a volatile pointer is an intra-warp hazard under auto
+// (the default) and cuda, clean under ptx (PTX's relaxed.sys); DeepEP-style
+// polling in inline asm stays clean under auto, ptx and cuda (the flags are
+// polled across CTAs) and races under plain. Unknown models and a
+// --volatile-as-plain that contradicts the model are usage errors.
+TEST(racecheck, volatile_model_option_on_compiled_and_inline_asm_code) {
+    const fs::path dir = fs::path(source_dir()) / "tests" / "check";
+    const std::string reduce = "'" + (dir / "iw_volatile_reduce_racy" / "launch.json").string() + "'";
+    const std::string poll = "'" + (dir / "fl_asm_volatile_poll_ok" / "launch.json").string() + "'";
+    for (const char* model : {"", " --volatile-model auto", " --volatile-model cuda"}) {
+        auto r = run_ptxsim(std::string("check --tool racecheck") + model + " " + reduce);
+        EXPECT_EQ(r.status, 1) << model << r.err;
+        EXPECT_NE(r.err.find("Intra-warp hazard on __shared__ memory"), std::string::npos) << model << r.err;
+    }
+    EXPECT_EQ(run_ptxsim("check --tool racecheck --volatile-model ptx " + reduce).status, 0);
+    for (const char* model : {"auto", "ptx", "cuda"}) {
+        auto r = run_ptxsim(std::string("check --tool racecheck --volatile-model ") + model + " " + poll);
+        EXPECT_EQ(r.status, 0) << model << r.err;
+    }
+    for (const char* plain : {"--volatile-model plain", "--volatile-as-plain", "--volatile-as-plain --volatile-model plain"}) {
+        auto r = run_ptxsim(std::string("check --tool racecheck ") + plain + " " + poll);
+        EXPECT_EQ(r.status, 1) << plain << r.err;
+        EXPECT_NE(r.err.find("Race on __global__ memory"), std::string::npos) << plain << r.err;
+    }
+    auto bad = run_ptxsim("check --tool racecheck --volatile-model cxx " + poll);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("unknown --volatile-model 'cxx' (auto, cuda, ptx or plain)"), std::string::npos) << bad.err;
+    auto both = run_ptxsim("check --tool racecheck --volatile-as-plain --volatile-model ptx " + poll);
+    EXPECT_EQ(both.status, 2);
+    EXPECT_NE(both.err.find("--volatile-as-plain is --volatile-model plain, not ptx"), std::string::npos) << both.err;
+}
+
 // --assume-warp-sync checks pre-Volta warp-synchronous code by its own
 // model: lanes of a warp in lockstep, so the reduction without __syncwarp
 // is clean, in one run and under --schedules; lanes of one instruction
