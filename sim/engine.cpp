@@ -510,6 +510,8 @@ private:
         w.upc = next;
         if (fault_) return n + 1; // the launch stops here
         leave_converged(w);
+        w.explored_split = true;
+        w.split_waits = 0;
         for (uint32_t l = w.alive & ~w.exited & ~ahead; l; l &= l - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(l))] = cur_pc_;
         return n + 1;
     }
@@ -538,6 +540,7 @@ private:
         }
         w.upc = pc;
         w.converged = true;
+        w.explored_split = false;
     }
 
     bool at_aligned_barrier(uint32_t pc) const { return isa::sem::barrier_aligned(function_of(pc).code[pc & index_bits]); }
@@ -560,6 +563,20 @@ private:
         if (m == 0) m = n; // all at aligned barriers (synccheck judges a divergent one)
         if (m == 1) return pcs[0];
         n = m;
+        // After the scheduler split a converged warp, a group at activemask
+        // lets the other groups go first, so that the split (a device for
+        // exploring memory orders) does not change which lanes find
+        // themselves converged there: coalesced_threads() in straight-line
+        // code sees the lanes that real GPUs keep together. Bounded, so a
+        // group spinning until the waiting one goes on cannot hold it.
+        if (w.explored_split && w.split_waits < 64) {
+            m = 0;
+            for (uint32_t k = 0; k < n; ++k)
+                if (!reads_convergence(function_of(pcs[k]).code[pcs[k] & index_bits].row)) pcs[m++] = pcs[k];
+            if (m > 0 && m < n) ++w.split_waits;
+            if (m == 1) return pcs[0];
+            if (m > 0) n = m;
+        }
         uint32_t i = p.s.pick_group(std::span<const uint32_t>(pcs.data(), n));
         return pcs[std::min(i, n - 1)];
     }

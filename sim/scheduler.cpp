@@ -38,6 +38,15 @@ bool splittable_access(uint16_t row) {
     return row < rows.size() && rows[row];
 }
 
+bool reads_convergence(uint16_t row) {
+    static const std::vector<bool> rows = [] {
+        std::vector<bool> v;
+        for (const auto& r : isa::op_table::get().rows()) v.push_back(r.key == "activemask");
+        return v;
+    }();
+    return row < rows.size() && rows[row];
+}
+
 int schedule_point_of(uint16_t row) {
     // Computed once from the instruction table; read-only afterwards.
     static const std::vector<int8_t> points = [] {

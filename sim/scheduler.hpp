@@ -44,6 +44,9 @@ int schedule_point_of(uint16_t row);
 // the warp executes as one (ldmatrix, mma, wgmma, .sync/.aligned ones);
 // those wait for the whole warp on the per-lane path anyway.
 bool splittable_access(uint16_t row);
+// Whether an instruction of row `row` reads which lanes are converged
+// (activemask, which cooperative groups' coalesced_threads() uses).
+bool reads_convergence(uint16_t row);
 
 class scheduler {
 public:
