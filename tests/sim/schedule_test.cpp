@@ -183,6 +183,23 @@ TEST(schedule, converged_warps_are_split_at_memory_accesses) {
     EXPECT_EQ(never_split_wrong, 0u);
 }
 
+// A split does not shrink what activemask sees: coalesced_threads() right
+// after a load (coop_groups_partial's cg_partial_coalesced) gets the lanes
+// that real GPUs keep converged there, under every schedule. Before the
+// rule (pick_group), seeds 11 (6 schedules) split the warp at that load and
+// gave smaller groups.
+TEST(schedule, a_split_warp_meets_again_before_activemask) {
+    for (const char* k : {"coop_groups_partial", "coop_groups_tiles"}) {
+        auto f = load(source_dir() + "/kernels/" + k + "/launch.json");
+        sim::explore_settings s;
+        s.seed = 11;
+        s.schedules = 6;
+        std::ostringstream out, err;
+        auto r = sim::explore_schedules(h800(), f, s, out, err);
+        EXPECT_EQ(r.status, 0) << k << ": " << err.str();
+    }
+}
+
 // Exploration names two seeds and the element; --replay of the second one
 // reproduces its value exactly (the launch file expects 200, so the replay
 // prints the value as a mismatch).
