@@ -28,13 +28,31 @@ void set_location(finding& f, const sim::fault_report& r);
 // block and size.
 void set_other(finding& f, const locator* locate, int32_t function_id, uint32_t pos, sim::dim3 block, sim::dim3 thread, uint32_t size);
 
+// racecheck's reading of `.volatile` loads and stores (docs/check.md,
+// "volatile"). They carry release and acquire through a location under
+// every model, as PTX says; the models differ in which pairs race.
+enum class volatile_model : uint8_t {
+    // Per instruction, from where it came from (parser/code_origin.hpp): a
+    // .volatile that nvcc or clang emitted for CUDA C++ `volatile` is read
+    // as `cuda`, one in inline asm or a hand-written module as `ptx`.
+    auto_,
+    // CUDA C++: volatile is not atomic and gives lanes of a warp no
+    // ordering. Two volatile accesses by lanes of one warp that nothing
+    // orders are an intra-warp hazard (the pre-Volta warp-synchronous
+    // reduction); between warps, volatile keeps PTX's relaxed.sys (a flag
+    // with __threadfence on both sides, as CUDA's own samples write it).
+    cuda,
+    // PTX: .volatile is relaxed at .sys scope, morally strong: two volatile
+    // accesses never race.
+    ptx,
+    // Every volatile access is plain (weak), between lanes and warps alike
+    // (`--volatile-as-plain`).
+    plain,
+};
+
 // Choices that change what a checker calls an error (docs/check.md).
 struct checker_options {
-    // racecheck: `.volatile` loads and stores count as plain (weak) accesses
-    // when deciding whether two accesses race, as CUDA C++ treats `volatile`
-    // (not atomic), instead of PTX's relaxed.sys. They still carry release
-    // and acquire through a location, as PTX says.
-    bool volatile_as_plain = false;
+    volatile_model volatile_reading = volatile_model::auto_;
     // racecheck: the lanes of a warp run in lockstep, as before Volta (and as
     // warp-synchronous code without __syncwarp assumes): every access of a
     // warp is ordered after the warp's earlier ones, whichever lane made

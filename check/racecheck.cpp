@@ -84,6 +84,24 @@ void racecheck::lanes_sync(warp_info& w, uint32_t mask) {
     }
 }
 
+// fence.sc by the lanes in `mask`: all fence.sc operations are in one total
+// order, and each synchronises with the later ones of a covering scope (any
+// scope covers lanes of one warp). So what a lane did before an earlier
+// fence.sc of its warp, or before this one (the lanes fencing together, in
+// one instruction), happens before what the fencing lanes do next.
+void racecheck::sc_fence_lanes(warp_info& w, uint32_t mask) {
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+        for (uint32_t k = 0; k < 32; ++k) w.sc_lanes[k] = std::max(w.sc_lanes[k], w.lane_vc[l][k]);
+        w.sc_lanes[l] = std::max(w.sc_lanes[l], w.lane_clock[l]);
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+        for (uint32_t k = 0; k < 32; ++k) w.lane_vc[l][k] = std::max(w.lane_vc[l][k], w.sc_lanes[k]);
+        ++w.lane_clock[l];
+    }
+}
+
 // A generic write reaches the async proxy once its thread has issued fence.proxy.async after it.
 bool racecheck::proxy_fenced(const record& p) const {
     auto it = warps_.find(p.actor);
@@ -121,8 +139,12 @@ bool racecheck::in_scope(mem_scope s, uint64_t from, uint64_t to) const {
     return false;
 }
 
-// Two strong accesses, each thread in the other's scope, do not race.
+// Two strong accesses, each thread in the other's scope, do not race. Two
+// CUDA C++ volatile accesses by lanes of one warp are no synchronisation:
+// volatile there stands in for the lockstep execution that warp-synchronous
+// code assumed before Volta, and lanes are independent threads since.
 bool racecheck::morally_strong(const record& a, const record& b) const {
+    if (a.cuda_volatile && b.cuda_volatile && a.actor == b.actor) return false;
     return a.strong && b.strong && in_scope(a.scope, a.cta, b.cta) && in_scope(b.scope, b.cta, a.cta);
 }
 
@@ -173,8 +195,12 @@ void racecheck::check_granule(const sim::access_event& e, warp_info& w, uint64_t
     cur.size = e.transfer ? e.transfer : e.size;
     cur.write = e.op != sim::access_op::load;
     cur.atomic = e.op == sim::access_op::atomic;
-    // PTX: .volatile is relaxed.sys, strong. CUDA C++ (on request): volatile is not atomic.
-    cur.strong = cur.atomic || (e.order != mem_order::weak && !(options_.volatile_as_plain && e.order == mem_order::volatile_));
+    // PTX: .volatile is relaxed.sys, strong. CUDA C++: volatile is not
+    // atomic, and orders nothing between lanes of a warp (morally_strong).
+    const bool vol = e.order == mem_order::volatile_ || e.order == mem_order::volatile_cuda;
+    const volatile_model model = options_.volatile_reading;
+    cur.strong = cur.atomic || (e.order != mem_order::weak && !(vol && model == volatile_model::plain));
+    cur.cuda_volatile = vol && (model == volatile_model::cuda || (model == volatile_model::auto_ && e.order == mem_order::volatile_cuda));
     cur.scope = e.order == mem_order::weak && cur.atomic ? mem_scope::gpu : e.scope;
     cur.value = value;
     cur.cta = e.site.cta;
@@ -321,6 +347,7 @@ void racecheck::sync(const sim::sync_event& e) {
             vector_clock& order = sc_fences_[key];
             w.vc.join(order);
             order.join(w.vc);
+            sc_fence_lanes(w, e.mask);
         }
         if (releases(e.order)) {
             w.fence_release = w.vc;

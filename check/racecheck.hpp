@@ -18,8 +18,11 @@
 // last write and the reads since it (at most one per thread; older ones
 // that happen before a newer read are dropped). Local, param and const
 // memory cannot race. Every launch starts clean (a launch boundary orders
-// everything). With checker_options::volatile_as_plain a `.volatile` access
-// is not strong for the race test (CUDA C++'s reading of `volatile`); with
+// everything). checker_options::volatile_reading says how `.volatile` is
+// read: by default a volatile access that nvcc emitted for CUDA C++ gives
+// lanes of a warp no ordering (two such accesses by lanes of one warp that
+// nothing orders are an intra-warp hazard), while volatile in inline asm or
+// hand-written PTX is PTX's relaxed.sys; fence.sc orders lanes too; with
 // checker_options::warp_synchronous the lanes of a warp are in lockstep
 // (pre-Volta): no intra-warp hazards.
 #include <array>
@@ -66,6 +69,7 @@ private:
         uint8_t bytes = 0;               // which bytes of the granule
         uint32_t size = 0;               // of the whole access
         bool write = false, atomic = false, strong = false;
+        bool cuda_volatile = false;      // read as CUDA C++'s volatile (checker_options::volatile_reading)
         isa::mem_scope scope = isa::mem_scope::none;
         uint32_t value = 0;              // the granule's bytes a write stored
         uint64_t cta = 0;
@@ -95,6 +99,8 @@ private:
         // (release), per lane of the warp: a later barrier.cluster.wait orders
         // the warp's lanes with each other as a CTA barrier does.
         std::array<uint32_t, 32> cluster_lanes{};
+        // What this warp's lanes knew at their fence.sc so far (sc_fence_lanes).
+        std::array<uint32_t, 32> sc_lanes{};
         // --assume-warp-sync: which dynamic warp instruction the lanes' accesses
         // belong to. The engine reports one instruction's lanes in rising lane
         // order, so a new instruction starts where the position changes or the
@@ -126,6 +132,7 @@ private:
     warp_info& warp(const sim::event_site& s);
     void release(warp_info& w);                 // the warp's epoch moves on after publishing its clock
     void lanes_sync(warp_info& w, uint32_t mask);
+    void sc_fence_lanes(warp_info& w, uint32_t mask);
     bool ordered(const record& p, const warp_info& w, uint8_t lane) const;
     bool proxy_fenced(const record& p) const;
     bool morally_strong(const record& a, const record& b) const;

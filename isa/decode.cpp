@@ -558,7 +558,7 @@ private:
             e.ops[sem::carry_operand].kind = opnd::pred;
             e.ops[sem::carry_operand].slot = carry_slot_;
         }
-        if (why.empty() && matched) fill_memory_model(*matched, e);
+        if (why.empty() && matched) fill_memory_model(*matched, e, m_.origins.at(ins.pos));
         if (why.empty() && matched && matched->row->key == "call") why = decode_call(ins, e);
         if (why.empty() && matched && matched->row->key == "brx.idx") why = decode_branch_table(ins, e);
         if (!why.empty()) {

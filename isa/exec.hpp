@@ -23,8 +23,11 @@ enum class space : uint8_t { generic, global, shared, local, param, const_ };
 
 // The memory-model qualifiers of an access or fence (.relaxed.gpu,
 // .volatile, membar.cta ...). They change no value in a run; checkers
-// (racecheck) read them. weak: a plain ld/st; volatile: relaxed.sys.
-enum class mem_order : uint8_t { weak, volatile_, relaxed, acquire, release, acq_rel, sc, mmio };
+// (racecheck) read them. weak: a plain ld/st; volatile_: relaxed.sys (PTX's
+// .volatile, as hand-written PTX and inline asm mean it); volatile_cuda: a
+// .volatile that a compiler emitted for a CUDA C++ `volatile` access, which
+// the CUDA C++ memory model does not make atomic (parser/code_origin.hpp).
+enum class mem_order : uint8_t { weak, volatile_, volatile_cuda, relaxed, acquire, release, acq_rel, sc, mmio };
 enum class mem_scope : uint8_t { none, cta, cluster, gpu, sys };
 
 enum class special_reg : uint16_t {

@@ -24,7 +24,7 @@ mem_order order_of(std::string_view s, mem_order otherwise) {
 
 } // namespace
 
-void fill_memory_model(const matched_instruction& m, exec_instruction& out) {
+void fill_memory_model(const matched_instruction& m, exec_instruction& out, parser::code_origin origin) {
     if (!m.row) return;
     const std::string_view key = m.row->key;
     if (key == "ld" || key == "st") {
@@ -36,7 +36,10 @@ void fill_memory_model(const matched_instruction& m, exec_instruction& out) {
             return;
         }
         out.order = order_of(m.get("sem"), mem_order::weak);
-        if (out.order == mem_order::volatile_) out.scope = mem_scope::sys;
+        if (out.order == mem_order::volatile_) {
+            out.scope = mem_scope::sys;
+            if (origin == parser::code_origin::compiled) out.order = mem_order::volatile_cuda;
+        }
         else if (out.order != mem_order::weak) out.scope = scope_of(m.get("scope"), mem_scope::gpu);
         return;
     }

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "parser/arena.hpp"
+#include "parser/code_origin.hpp"
 #include "parser/source.hpp"
 #include "parser/symbols.hpp"
 
@@ -242,6 +243,8 @@ struct module {
     uint32_t address_size = 0;    // 0 when absent
     pos_t address_size_pos = 0;
     list<toplevel> items;
+    // Compiled code, inline asm or hand-written PTX, by byte offset.
+    code_origins origins;
 
     std::string_view str(symbol s) const { return symbols.str(s); }
     line_col where(pos_t p) const { return source->locate(p); }

@@ -507,6 +507,7 @@ module parse(std::string name, std::string text, diagnostics& diags) {
     }
     m.source = std::make_unique<source_file>(std::move(name), std::move(text));
     driver(m, diags).run();
+    m.origins = code_origins::scan(m.source->text());
     return m;
 }
 

@@ -457,6 +457,14 @@ private:
             ++pc;
             if constexpr (Observed)
                 if (eff && w.wgmma && !w.wgmma->empty()) observe_pending_registers(w, ins, eff);
+            if constexpr (P::explores) {
+                // Independent thread scheduling: some lanes may do this
+                // access now and run ahead; the rest stay before it.
+                if (lanes > 1 && splittable_access(ins.row)) {
+                    const uint32_t ahead = p.s.split(live) & live;
+                    if (ahead && ahead != live) return split_at(w, ins, eff, ahead, pc, n);
+                }
+            }
             if (eff) ins.run(*this, ins, eff);
             if (fault_) {
                 ++n;
@@ -491,6 +499,23 @@ private:
         return n;
     }
 
+    // A scheduler split the converged warp at the access at cur_pc_: the
+    // lanes `ahead` run it (`eff` is who its guard lets act) and go on from
+    // `next`; the others stay at it, to run it on the per-lane path when the
+    // scheduler picks their group. Thread instructions count the lanes that
+    // ran it (the others count when they do). Returns run_converged's count.
+    uint32_t split_at(warp_state& w, const isa::exec_instruction& ins, uint32_t eff, uint32_t ahead, uint32_t next, uint32_t n) {
+        result_.stats.thread_instructions -= static_cast<uint32_t>(__builtin_popcount(w.alive & ~w.exited & ~ahead));
+        if (eff & ahead) ins.run(*this, ins, eff & ahead);
+        w.upc = next;
+        if (fault_) return n + 1; // the launch stops here
+        leave_converged(w);
+        w.explored_split = true;
+        w.split_waits = 0;
+        for (uint32_t l = w.alive & ~w.exited & ~ahead; l; l &= l - 1) w.pc[static_cast<uint32_t>(__builtin_ctz(l))] = cur_pc_;
+        return n + 1;
+    }
+
     // Writes the converged PC back to every lane.
     void leave_converged(warp_state& w) {
         for (uint32_t l = w.alive & ~w.exited; l; l &= l - 1) {
@@ -515,6 +540,7 @@ private:
         }
         w.upc = pc;
         w.converged = true;
+        w.explored_split = false;
     }
 
     bool at_aligned_barrier(uint32_t pc) const { return isa::sem::barrier_aligned(function_of(pc).code[pc & index_bits]); }
@@ -537,6 +563,20 @@ private:
         if (m == 0) m = n; // all at aligned barriers (synccheck judges a divergent one)
         if (m == 1) return pcs[0];
         n = m;
+        // After the scheduler split a converged warp, a group at activemask
+        // lets the other groups go first, so that the split (a device for
+        // exploring memory orders) does not change which lanes find
+        // themselves converged there: coalesced_threads() in straight-line
+        // code sees the lanes that real GPUs keep together. Bounded, so a
+        // group spinning until the waiting one goes on cannot hold it.
+        if (w.explored_split && w.split_waits < 64) {
+            m = 0;
+            for (uint32_t k = 0; k < n; ++k)
+                if (!reads_convergence(function_of(pcs[k]).code[pcs[k] & index_bits].row)) pcs[m++] = pcs[k];
+            if (m > 0 && m < n) ++w.split_waits;
+            if (m == 1) return pcs[0];
+            if (m > 0) n = m;
+        }
         uint32_t i = p.s.pick_group(std::span<const uint32_t>(pcs.data(), n));
         return pcs[std::min(i, n - 1)];
     }

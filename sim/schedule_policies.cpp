@@ -48,18 +48,50 @@ private:
 struct random_shape {
     uint32_t preempt_one_in; // preempt after a memory operation or backward branch with probability 1/this
     uint32_t longest_turn;
+    uint32_t split_one_in;   // split a converged warp at a load, store or atomic with probability 1/this (0: never)
 };
+// A quarter of the seeds never split warps, so that interleavings of whole
+// warps stay as likely as before splitting existed.
+uint32_t split_odds(rng& r) {
+    static constexpr uint32_t odds[] = {0, 2, 8, 32};
+    return odds[r.below(4)];
+}
 random_shape shape_of(uint64_t seed, uint32_t quantum) {
     rng r(seed ^ 0x5EED5EED5EED5EEDull);
     static constexpr uint32_t odds[] = {2, 4, 16, 64};
     static constexpr uint32_t turns[] = {8, 64, 512, 0};
     uint32_t t = turns[r.below(4)];
-    return {odds[r.below(4)], t ? std::min(t, quantum) : quantum};
+    const uint32_t preempt = odds[r.below(4)];
+    return {preempt, t ? std::min(t, quantum) : quantum, split_odds(r)};
 }
+
+// Splitting a converged warp (scheduler::split) draws from a stream of its
+// own, so a seed that never splits makes the same choices as before.
+class warp_splitter {
+public:
+    warp_splitter(uint64_t seed, uint32_t one_in) : rng_(seed ^ 0x51A7C0DE51A7C0DEull), one_in_(one_in) {}
+    // Half the time one lane runs ahead, otherwise a random half of them.
+    uint32_t split(uint32_t lanes) {
+        if (!one_in_ || rng_.below(one_in_) != 0) return lanes;
+        const int n = __builtin_popcount(lanes);
+        if (rng_.below(2)) {
+            uint32_t k = static_cast<uint32_t>(rng_.below(static_cast<uint64_t>(n)));
+            uint32_t l = lanes;
+            while (k--) l &= l - 1;
+            return l & -l;
+        }
+        return lanes & static_cast<uint32_t>(rng_.next());
+    }
+
+private:
+    rng rng_;
+    uint32_t one_in_;
+};
 
 class random_scheduler final : public scheduler {
 public:
-    random_scheduler(uint64_t seed, const schedule_params& p) : rng_(seed), shape_(shape_of(seed, p.quantum)), quantum_(p.quantum) {}
+    random_scheduler(uint64_t seed, const schedule_params& p)
+        : rng_(seed), shape_(shape_of(seed, p.quantum)), quantum_(p.quantum), splitter_(seed, shape_.split_one_in) {}
     void order_ctas(std::span<schedule_unit> ctas) override { rng_.shuffle(ctas); }
     // Half the time no more than one turn's worth, so that a warp preempted
     // after a store lets other CTAs run before its next turn, not only the
@@ -72,16 +104,19 @@ public:
     void turn_ended(const schedule_unit&, uint32_t) override {}
     bool preempt(schedule_point, uint32_t) override { return rng_.below(shape_.preempt_one_in) == 0; }
     uint32_t pick_group(std::span<const uint32_t> pcs) override { return static_cast<uint32_t>(rng_.below(pcs.size())); }
+    uint32_t split(uint32_t lanes) override { return splitter_.split(lanes); }
 
 private:
     rng rng_;
     random_shape shape_;
     uint32_t quantum_;
+    warp_splitter splitter_;
 };
 
 struct pct_shape {
     uint32_t depth;
     std::vector<uint64_t> change_points; // instruction counts, ascending
+    uint32_t split_one_in = 0;           // as random_shape's
 };
 pct_shape pct_shape_of(uint64_t seed, uint64_t expected) {
     rng r(seed ^ 0x9C7D3E1A2B4F6081ull);
@@ -89,6 +124,7 @@ pct_shape pct_shape_of(uint64_t seed, uint64_t expected) {
     s.depth = 2 + static_cast<uint32_t>(r.below(2));
     for (uint32_t i = 1; i < s.depth; ++i) s.change_points.push_back(1 + r.below(std::max<uint64_t>(1, expected)));
     std::sort(s.change_points.begin(), s.change_points.end());
+    s.split_one_in = split_odds(r);
     return s;
 }
 
@@ -100,7 +136,7 @@ constexpr uint32_t spin_limit = 64;
 class pct_scheduler final : public scheduler {
 public:
     pct_scheduler(uint64_t seed, const schedule_params& p)
-        : rng_(seed), shape_(pct_shape_of(seed, p.expected_instructions)), quantum_(p.quantum) {}
+        : rng_(seed), shape_(pct_shape_of(seed, p.expected_instructions)), quantum_(p.quantum), splitter_(seed, shape_.split_one_in) {}
 
     void launch_begins(uint64_t, uint32_t) override { priority_.clear(); }
     bool whole_grid_order() const override { return true; }
@@ -146,6 +182,7 @@ public:
         return false;
     }
     uint32_t pick_group(std::span<const uint32_t> pcs) override { return static_cast<uint32_t>(rng_.below(pcs.size())); }
+    uint32_t split(uint32_t lanes) override { return splitter_.split(lanes); }
 
 private:
     using warp_key = std::pair<uint64_t, uint32_t>;
@@ -160,6 +197,7 @@ private:
     rng rng_;
     pct_shape shape_;
     uint32_t quantum_;
+    warp_splitter splitter_;
     struct key_hash {
         size_t operator()(const warp_key& k) const { return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ull ^ k.second); }
     };
@@ -180,17 +218,21 @@ std::unique_ptr<scheduler> make_scheduler(uint64_t seed, const schedule_params& 
     return std::make_unique<random_scheduler>(seed, params);
 }
 
+namespace {
+std::string split_text(uint32_t one_in) { return one_in ? fmt::format(", warps split 1 in {} at loads, stores and atomics", one_in) : ""; }
+} // namespace
+
 std::string describe_schedule(uint64_t seed, const schedule_params& params) {
     if (kind_of_seed(seed) == schedule_kind::pct) {
         pct_shape s = pct_shape_of(seed, params.expected_instructions);
         std::string at;
         for (uint64_t c : s.change_points) at += fmt::format("{}{}", at.empty() ? "" : ", ", c);
-        return fmt::format("pct (depth {}, priority change after instruction {} of about {})", s.depth, at,
-                           params.expected_instructions);
+        return fmt::format("pct (depth {}, priority change after instruction {} of about {}{})", s.depth, at,
+                           params.expected_instructions, split_text(s.split_one_in));
     }
     random_shape s = shape_of(seed, params.quantum);
-    return fmt::format("random (preempt 1 in {} at memory operations and backward branches, turns up to {} instructions)",
-                       s.preempt_one_in, s.longest_turn);
+    return fmt::format("random (preempt 1 in {} at memory operations and backward branches, turns up to {} instructions{})",
+                       s.preempt_one_in, s.longest_turn, split_text(s.split_one_in));
 }
 
 uint64_t derive_seed(uint64_t base, uint64_t i) { return (splitmix64(splitmix64(base) + i) & ~1ull) | (i & 1); }

@@ -17,6 +17,13 @@
 //   below every other. A warp that goes round a loop 64 times in a row (a
 //   spin loop, or a long loop) drops to the bottom too, so a spinner does
 //   not starve the warp it waits for.
+// Both split converged warps (scheduler::split), with a probability the seed
+// picks (never for a quarter of the seeds, else 1/2 … 1/32 per load, store
+// or atomic): one lane, or a random half of the lanes, does the access and
+// runs ahead while the rest wait before it; the lanes then run as groups
+// picked at random until their PCs meet. Volta and later GPUs may do the
+// same (independent thread scheduling), which is what warp-synchronous code
+// without __syncwarp gets wrong. Splitting draws from a stream of its own.
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -25,7 +25,27 @@ int classify(std::string_view key) {
     return -1;
 }
 
+bool splittable(std::string_view key) { return key == "ld" || key == "ldu" || key == "st" || key == "atom" || key == "red"; }
+
 } // namespace
+
+bool splittable_access(uint16_t row) {
+    static const std::vector<bool> rows = [] {
+        std::vector<bool> v;
+        for (const auto& r : isa::op_table::get().rows()) v.push_back(splittable(r.key));
+        return v;
+    }();
+    return row < rows.size() && rows[row];
+}
+
+bool reads_convergence(uint16_t row) {
+    static const std::vector<bool> rows = [] {
+        std::vector<bool> v;
+        for (const auto& r : isa::op_table::get().rows()) v.push_back(r.key == "activemask");
+        return v;
+    }();
+    return row < rows.size() && rows[row];
+}
 
 int schedule_point_of(uint16_t row) {
     // Computed once from the instruction table; read-only afterwards.

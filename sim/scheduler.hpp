@@ -4,7 +4,8 @@
 // CTA's warps take their turns, how many instructions a warp may run in its
 // turn (the quantum), which divergent path group of a warp runs next, and
 // whether to end a warp's turn right after a memory operation or a backward
-// branch (where a spin loop goes round).
+// branch (where a spin loop goes round), and whether a converged warp splits
+// at a memory access (some lanes running ahead of the others).
 //
 // The default order (no scheduler given) is compiled into the engine as a
 // policy with inline members, so a plain run pays nothing for this
@@ -37,6 +38,16 @@ enum class schedule_point : uint8_t {
 // (exec_instruction::row) is, as an int; -1 when it is none.
 int schedule_point_of(uint16_t row);
 
+// Whether a converged warp may be split at an instruction of row `row`:
+// loads, stores and atomics of one thread each (ld, ldu, st, atom, red),
+// which lanes run as independent threads since Volta. Never an instruction
+// the warp executes as one (ldmatrix, mma, wgmma, .sync/.aligned ones);
+// those wait for the whole warp on the per-lane path anyway.
+bool splittable_access(uint16_t row);
+// Whether an instruction of row `row` reads which lanes are converged
+// (activemask, which cooperative groups' coalesced_threads() uses).
+bool reads_convergence(uint16_t row);
+
 class scheduler {
 public:
     virtual ~scheduler() = default;
@@ -65,6 +76,12 @@ public:
     // instruction next. `pcs` are the distinct PCs of its runnable lanes, in
     // lane order; returns an index into it.
     virtual uint32_t pick_group(std::span<const uint32_t> pcs) = 0;
+    // The warp's `lanes` (two or more) are converged at a load, store or
+    // atomic (splittable_access): which of them run it now. The others stay
+    // before it and run later, as independent threads of a Volta+ warp may,
+    // until the lanes meet at one PC again. `lanes` (or 0) keeps the warp
+    // together.
+    virtual uint32_t split(uint32_t lanes) { return lanes; }
 };
 
 } // namespace ptxsim::sim

@@ -28,6 +28,8 @@ int cmd_check(const std::vector<std::string>& args) {
     uint32_t schedules = 0;
     uint64_t seed = 0, replay = 0;
     check::checker_options checker_opts;
+    std::string volatile_model;
+    bool volatile_as_plain = false;
     opts.add_options()("file", po::value(&files), "launch file")(
         "tool", po::value(&tools), "memcheck (default), racecheck, initcheck, synccheck or all (comma-separated or repeated)")(
         "report-json", po::value(&json_path), "also write the findings as JSON to FILE (docs/check.md)")(
@@ -38,8 +40,10 @@ int cmd_check(const std::vector<std::string>& args) {
         "schedules", po::value(&schedules), "run under the default order and N seeded schedules, with the checkers on each")(
         "seed", po::value(&seed), "with --schedules: the seed the N schedules' seeds derive from (default 0)")(
         "replay", po::value(&replay), "run the one schedule of a seed that --schedules reported, with the checkers")(
-        "volatile-as-plain", po::bool_switch(&checker_opts.volatile_as_plain),
-        "racecheck: a .volatile access is plain, not strong, when deciding races (CUDA C++'s volatile; PTX's is relaxed.sys)")(
+        "volatile-model", po::value(&volatile_model),
+        "racecheck: how .volatile is read: auto (default: CUDA C++'s volatile in code nvcc compiled, PTX's relaxed.sys in inline "
+        "asm and hand-written PTX), cuda, ptx or plain")(
+        "volatile-as-plain", po::bool_switch(&volatile_as_plain), "racecheck: --volatile-model plain")(
         "assume-warp-sync", po::bool_switch(&checker_opts.warp_synchronous),
         "racecheck: lanes of a warp run in lockstep (pre-Volta warp-synchronous code): no intra-warp hazards")(
         "only-intra-warp", po::bool_switch(&checker_opts.only_intra_warp),
@@ -51,7 +55,7 @@ int cmd_check(const std::vector<std::string>& args) {
     const std::string synopsis =
         "usage: ptxsim check [--tool memcheck|racecheck|initcheck|synccheck|all] [--report-json FILE]\n"
         "                    [--error-exitcode N] [--print-limit N] [--model FILE] [--max-instructions N]\n"
-        "                    [--schedules N [--seed S] | --replay S] [--volatile-as-plain]\n"
+        "                    [--schedules N [--seed S] | --replay S] [--volatile-model auto|cuda|ptx|plain]\n"
         "                    [--assume-warp-sync] [--only-intra-warp] [--cuda-barrier-rule] LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
         "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
@@ -73,8 +77,12 @@ int cmd_check(const std::vector<std::string>& args) {
         "two fault-free runs whose buffers differ give an output-depends-on-schedule\n"
         "error at the instruction that last wrote the first differing byte.\n"
         "--replay S runs the schedule of seed S alone, with the same findings and bits.\n"
-        "--volatile-as-plain checks volatile as CUDA C++ has it (not atomic): two\n"
-        ".volatile accesses race unless ordered; PTX makes them relaxed.sys, which never race.\n"
+        "--volatile-model says how .volatile is read. auto (the default) decides per\n"
+        "instruction: a volatile access nvcc compiled from CUDA C++ gives lanes of a warp\n"
+        "no ordering (the pre-Volta warp-synchronous reduction is an intra-warp hazard),\n"
+        "one in inline asm or a hand-written .ptx is PTX's relaxed.sys, which never races.\n"
+        "cuda and ptx apply one reading to the whole module; plain (or --volatile-as-plain)\n"
+        "makes every volatile access plain: two unordered ones race, even between warps.\n"
         "--assume-warp-sync checks code written for lockstep warps (before Volta): accesses\n"
         "of one warp are ordered in the order it runs them, so no intra-warp hazard.\n"
         "--only-intra-warp reports only hazards between lanes of one warp.\n\n"
@@ -102,6 +110,27 @@ int cmd_check(const std::vector<std::string>& args) {
     if (vm.count("seed") && !vm.count("schedules")) {
         std::cerr << "ptxsim check: --seed goes with --schedules N (one schedule: --replay S)\n\n" << synopsis << '\n';
         return exit_usage;
+    }
+    if (!volatile_model.empty()) {
+        static const std::pair<const char*, check::volatile_model> models[] = {{"auto", check::volatile_model::auto_},
+                                                                               {"cuda", check::volatile_model::cuda},
+                                                                               {"ptx", check::volatile_model::ptx},
+                                                                               {"plain", check::volatile_model::plain}};
+        auto it = std::find_if(std::begin(models), std::end(models), [&](const auto& m) { return volatile_model == m.first; });
+        if (it == std::end(models)) {
+            std::cerr << fmt::format("ptxsim check: unknown --volatile-model '{}' (auto, cuda, ptx or plain)\n\n", volatile_model) << synopsis
+                      << '\n';
+            return exit_usage;
+        }
+        checker_opts.volatile_reading = it->second;
+    }
+    if (volatile_as_plain) {
+        if (!volatile_model.empty() && volatile_model != "plain") {
+            std::cerr << fmt::format("ptxsim check: --volatile-as-plain is --volatile-model plain, not {}\n\n", volatile_model) << synopsis
+                      << '\n';
+            return exit_usage;
+        }
+        checker_opts.volatile_reading = check::volatile_model::plain;
     }
     if (vm.count("schedules") && schedules == 0) {
         std::cerr << "ptxsim check: --schedules needs at least 1\n\n" << synopsis << '\n';
@@ -141,7 +170,7 @@ int cmd_check(const std::vector<std::string>& args) {
     // A model option for a tool that is not running changes nothing: say so
     // rather than let the user think it was applied.
     auto running = [&](const char* t) { return std::find(run_tools.begin(), run_tools.end(), t) != run_tools.end(); };
-    const std::pair<bool, const char*> racecheck_options[] = {{checker_opts.volatile_as_plain, "--volatile-as-plain"},
+    const std::pair<bool, const char*> racecheck_options[] = {{!volatile_model.empty() || volatile_as_plain, "--volatile-model"},
                                                               {checker_opts.warp_synchronous, "--assume-warp-sync"},
                                                               {checker_opts.only_intra_warp, "--only-intra-warp"}};
     for (auto [given, name] : racecheck_options)

@@ -73,6 +73,11 @@ struct warp_state {
     // of them whose arrival's phase has not completed.
     uint32_t cluster_arrived = 0, cluster_pending = 0;
     uint64_t diverged_steps = 0;
+    // Exploration split the converged warp at a memory access
+    // (scheduler::split) and its lanes have not met again; how many times a
+    // group at `activemask` has let the others catch up since (pick_group).
+    bool explored_split = false;
+    uint32_t split_waits = 0;
     // Converged: every lane that has not exited is at `upc`, at one call
     // depth, and either none waits or all wait at one barrier. The per-lane `pc` array is then stale and the
     // warp runs one PC for all its lanes (run_converged); leave_converged

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -119,30 +121,96 @@ TEST(racecheck, same_value_writes_by_lanes_of_a_warp_are_a_warning) {
     }
 }
 
-// PTX makes .volatile relaxed at .sys: two volatile accesses are morally
-// strong and never race. CUDA C++ makes volatile non-atomic, and
-// --volatile-as-plain checks by that reading; an explicit .relaxed stays strong.
-TEST(racecheck, volatile_as_plain_makes_unordered_volatile_accesses_race) {
+// How each --volatile-model reads a volatile store and a volatile load of
+// one shared word, unordered, by lanes 0 and 5 of one warp (intra-warp) or
+// by two warps (RAW): PTX's relaxed.sys never races; CUDA C++'s volatile
+// (compiled code under auto, everything under cuda) is a hazard between
+// lanes of a warp only; plain races everywhere. An explicit .relaxed stays
+// strong under every model.
+TEST(racecheck, volatile_models_decide_which_volatile_pairs_race) {
+    using isa::mem_order;
+    using check::volatile_model;
     const uint8_t v[4] = {1, 0, 0, 0};
-    for (bool plain : {false, true}) {
-        for (isa::mem_order order : {isa::mem_order::volatile_, isa::mem_order::relaxed}) {
-            check::report rep;
-            check::checker_options o;
-            o.volatile_as_plain = plain;
-            check::racecheck rc(rep, o);
-            rc.launch_begin(one_block(64));
-            auto w = shared_access(0, sim::access_op::store, v);
-            auto r = shared_access(1, sim::access_op::load, v);
-            w.order = r.order = order;
-            w.scope = r.scope = isa::mem_scope::sys;
-            rc.access(w);
-            rc.access(r);
-            const bool race = plain && order == isa::mem_order::volatile_;
-            ASSERT_EQ(rep.findings().size(), race ? 1u : 0u) << plain << " " << int(order);
-            if (race) {
-                EXPECT_EQ(rep.findings()[0].kind, "RAW");
-            }
+    struct expectation {
+        volatile_model model;
+        mem_order order;
+        bool same_warp;
+        bool race;
+    };
+    const expectation table[] = {
+        {volatile_model::auto_, mem_order::volatile_, true, false},     {volatile_model::auto_, mem_order::volatile_, false, false},
+        {volatile_model::auto_, mem_order::volatile_cuda, true, true},  {volatile_model::auto_, mem_order::volatile_cuda, false, false},
+        {volatile_model::cuda, mem_order::volatile_, true, true},       {volatile_model::cuda, mem_order::volatile_, false, false},
+        {volatile_model::ptx, mem_order::volatile_cuda, true, false},   {volatile_model::ptx, mem_order::volatile_cuda, false, false},
+        {volatile_model::plain, mem_order::volatile_, true, true},      {volatile_model::plain, mem_order::volatile_cuda, false, true},
+        {volatile_model::plain, mem_order::relaxed, true, false},       {volatile_model::cuda, mem_order::relaxed, true, false},
+    };
+    for (const auto& t : table) {
+        check::report rep;
+        check::checker_options o;
+        o.volatile_reading = t.model;
+        check::racecheck rc(rep, o);
+        rc.launch_begin(one_block(64));
+        auto w = shared_access(0, sim::access_op::store, v);
+        auto r = shared_access(t.same_warp ? 0 : 1, sim::access_op::load, v);
+        if (t.same_warp) r.site.lane = 5;
+        w.order = r.order = t.order;
+        w.scope = r.scope = isa::mem_scope::sys;
+        rc.access(w);
+        rc.access(r);
+        const std::string what = fmt::format("model {} order {} same warp {}", int(t.model), int(t.order), t.same_warp);
+        ASSERT_EQ(rep.findings().size(), t.race ? 1u : 0u) << what;
+        if (t.race) {
+            EXPECT_EQ(rep.findings()[0].kind, t.same_warp ? "intra-warp-hazard" : "RAW") << what;
         }
+    }
+}
+
+// A CUDA C++ volatile access against an atomic of another lane stays
+// strong (a compare-and-swap loop's first guess), and fence.sc between two
+// lanes' volatile accesses orders them (__threadfence around a lock).
+TEST(racecheck, cuda_volatile_in_a_warp_is_ordered_by_fence_sc_and_strong_against_atomics) {
+    using isa::mem_order;
+    const uint8_t v[4] = {1, 0, 0, 0}, u[4] = {2, 0, 0, 0};
+    {
+        check::report rep;
+        check::racecheck rc(rep);
+        rc.launch_begin(one_block(32));
+        auto a = shared_access(0, sim::access_op::atomic, v);
+        auto r = shared_access(0, sim::access_op::load, v);
+        r.site.lane = 3;
+        a.order = mem_order::relaxed;
+        a.scope = isa::mem_scope::gpu;
+        r.order = mem_order::volatile_cuda;
+        r.scope = isa::mem_scope::sys;
+        rc.access(a);
+        rc.access(r);
+        EXPECT_TRUE(rep.findings().empty());
+    }
+    for (bool fenced : {false, true}) {
+        check::report rep;
+        check::racecheck rc(rep);
+        rc.launch_begin(one_block(32));
+        auto w = shared_access(0, sim::access_op::store, v);
+        auto w2 = shared_access(0, sim::access_op::store, u);
+        w2.site.lane = 7;
+        w.order = w2.order = mem_order::volatile_cuda;
+        w.scope = w2.scope = isa::mem_scope::sys;
+        rc.access(w);
+        if (fenced) {
+            sim::sync_event f;
+            f.kind = sim::sync_kind::fence;
+            f.order = mem_order::sc;
+            f.scope = isa::mem_scope::gpu;
+            f.site = w.site;
+            f.mask = 1u;
+            rc.sync(f);
+            f.site = w2.site;
+            f.mask = 1u << 7;
+            rc.sync(f);
+        }
+        rc.access(w2);
+        EXPECT_EQ(rep.findings().size(), fenced ? 0u : 1u) << fenced;
     }
 }
 
@@ -157,6 +225,39 @@ TEST(racecheck, volatile_as_plain_reaches_every_run) {
         EXPECT_EQ(cxx.status, 1) << extra << cxx.err;
         EXPECT_NE(cxx.err.find("Race on __global__ memory"), std::string::npos) << cxx.err;
     }
+}
+
+// --volatile-model on nvcc-compiled CUDA C++: the warp-synchronous
+// reduction through a volatile pointer is an intra-warp hazard under auto
+// (the default) and cuda, clean under ptx (PTX's relaxed.sys); DeepEP-style
+// polling in inline asm stays clean under auto, ptx and cuda (the flags are
+// polled across CTAs) and races under plain. Unknown models and a
+// --volatile-as-plain that contradicts the model are usage errors.
+TEST(racecheck, volatile_model_option_on_compiled_and_inline_asm_code) {
+    const fs::path dir = fs::path(source_dir()) / "tests" / "check";
+    const std::string reduce = "'" + (dir / "iw_volatile_reduce_racy" / "launch.json").string() + "'";
+    const std::string poll = "'" + (dir / "fl_asm_volatile_poll_ok" / "launch.json").string() + "'";
+    for (const char* model : {"", " --volatile-model auto", " --volatile-model cuda"}) {
+        auto r = run_ptxsim(std::string("check --tool racecheck") + model + " " + reduce);
+        EXPECT_EQ(r.status, 1) << model << r.err;
+        EXPECT_NE(r.err.find("Intra-warp hazard on __shared__ memory"), std::string::npos) << model << r.err;
+    }
+    EXPECT_EQ(run_ptxsim("check --tool racecheck --volatile-model ptx " + reduce).status, 0);
+    for (const char* model : {"auto", "ptx", "cuda"}) {
+        auto r = run_ptxsim(std::string("check --tool racecheck --volatile-model ") + model + " " + poll);
+        EXPECT_EQ(r.status, 0) << model << r.err;
+    }
+    for (const char* plain : {"--volatile-model plain", "--volatile-as-plain", "--volatile-as-plain --volatile-model plain"}) {
+        auto r = run_ptxsim(std::string("check --tool racecheck ") + plain + " " + poll);
+        EXPECT_EQ(r.status, 1) << plain << r.err;
+        EXPECT_NE(r.err.find("Race on __global__ memory"), std::string::npos) << plain << r.err;
+    }
+    auto bad = run_ptxsim("check --tool racecheck --volatile-model cxx " + poll);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("unknown --volatile-model 'cxx' (auto, cuda, ptx or plain)"), std::string::npos) << bad.err;
+    auto both = run_ptxsim("check --tool racecheck --volatile-as-plain --volatile-model ptx " + poll);
+    EXPECT_EQ(both.status, 2);
+    EXPECT_NE(both.err.find("--volatile-as-plain is --volatile-model plain, not ptx"), std::string::npos) << both.err;
 }
 
 // --assume-warp-sync checks pre-Volta warp-synchronous code by its own

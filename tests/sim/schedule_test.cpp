@@ -156,6 +156,50 @@ TEST(schedule, lanes_wait_for_their_warp_at_an_aligned_barrier) {
     }
 }
 
+// Exploration splits converged warps at loads and stores: the pre-Volta
+// warp-synchronous reduction (tests/check/sd_volatile_reduce), whose lanes
+// never diverge, sums to 2016 in the default order and, under seeds that
+// split its warp, to other sums (lanes that ran ahead added into words that
+// lanes behind had not read yet). Seeds that never split keep 2016, and a
+// seed replays to its own sum.
+TEST(schedule, converged_warps_are_split_at_memory_accesses) {
+    auto f = load(source_dir() + "/tests/check/sd_volatile_reduce/launch.json");
+    EXPECT_EQ(word(run_file(f, nullptr), "out"), 2016u);
+    auto p = params_for(f);
+    uint32_t wrong = 0, never_split_wrong = 0;
+    for (uint64_t i = 0; i < 32; ++i) {
+        const uint64_t seed = sim::derive_seed(0, i);
+        auto s = sim::make_scheduler(seed, p);
+        const uint32_t v = word(run_file(f, s.get()), "out");
+        const bool splits = sim::describe_schedule(seed, p).find("warps split") != std::string::npos;
+        if (v != 2016u) {
+            ++wrong;
+            if (!splits) ++never_split_wrong;
+            auto again = sim::make_scheduler(seed, p);
+            EXPECT_EQ(word(run_file(f, again.get()), "out"), v) << seed;
+        }
+    }
+    EXPECT_GE(wrong, 4u);
+    EXPECT_EQ(never_split_wrong, 0u);
+}
+
+// A split does not shrink what activemask sees: coalesced_threads() right
+// after a load (coop_groups_partial's cg_partial_coalesced) gets the lanes
+// that real GPUs keep converged there, under every schedule. Before the
+// rule (pick_group), seeds 11 (6 schedules) split the warp at that load and
+// gave smaller groups.
+TEST(schedule, a_split_warp_meets_again_before_activemask) {
+    for (const char* k : {"coop_groups_partial", "coop_groups_tiles"}) {
+        auto f = load(source_dir() + "/kernels/" + k + "/launch.json");
+        sim::explore_settings s;
+        s.seed = 11;
+        s.schedules = 6;
+        std::ostringstream out, err;
+        auto r = sim::explore_schedules(h800(), f, s, out, err);
+        EXPECT_EQ(r.status, 0) << k << ": " << err.str();
+    }
+}
+
 // Exploration names two seeds and the element; --replay of the second one
 // reproduces its value exactly (the launch file expects 200, so the replay
 // prints the value as a mismatch).
