@@ -1,0 +1,134 @@
+// Engine throughput on grids of many CTAs, against the same computation
+// compiled natively: the ALU-bound kernels of kernels/throughput.cu
+// (integer xorshift-multiply, float fma chain; 1,024 CTAs x 256 threads by
+// default) on one and two host threads, and throughput_native.cpp (-O3) on
+// one core in the same run. Prints a table; never passes or fails on time,
+// but says so when ptxsim's output differs from the native one's.
+//
+//   ptxsim_throughput_bench [--ctas N] [--rounds N] [--repeat N] [--kernel xorshift_mul|fma_chain]
+//
+// Each figure is the best of --repeat runs (default 3): by CPU time for the
+// per-core rate (summed over host threads, so it does not depend on how busy
+// the machine is), by wall time for the speed-up of two host threads.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "bench/throughput_native.hpp"
+#include "models/model.hpp"
+#include "sim/device.hpp"
+
+namespace {
+
+using ptxsim::sim::dim3;
+
+double cpu_now() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+double wall_now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+struct timing {
+    double cpu = 0, wall = 0;
+    uint64_t thread_instructions = 0;
+};
+
+void keep_best(timing& best, const timing& t, bool first) {
+    if (first || t.cpu < best.cpu) best.cpu = t.cpu;
+    if (first || t.wall < best.wall) best.wall = t.wall;
+    best.thread_instructions = t.thread_instructions;
+}
+
+struct kernel_case {
+    const char* name;
+    void (*native)(void* out, uint32_t threads, int rounds);
+};
+
+void run_xorshift(void* out, uint32_t n, int rounds) { ptxsim::bench::xorshift_mul_native(static_cast<uint32_t*>(out), n, rounds); }
+void run_fma(void* out, uint32_t n, int rounds) { ptxsim::bench::fma_chain_native(static_cast<float*>(out), n, rounds); }
+
+} // namespace
+
+int main(int argc, char** argv) {
+    uint32_t ctas = 1024, repeat = 3;
+    int rounds = 64;
+    std::string only;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string a = argv[i];
+        if (a == "--ctas") ctas = static_cast<uint32_t>(std::max(1, std::atoi(argv[i + 1])));
+        else if (a == "--rounds") rounds = std::max(0, std::atoi(argv[i + 1]));
+        else if (a == "--repeat") repeat = static_cast<uint32_t>(std::max(1, std::atoi(argv[i + 1])));
+        else if (a == "--kernel") only = argv[i + 1];
+        else {
+            fmt::print(stderr, "unknown option {}\n", a);
+            return 2;
+        }
+    }
+    const uint32_t block = 256, threads = ctas * block;
+    ptxsim::parser::diagnostics d;
+    auto model = ptxsim::models::load_model(std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json", d);
+    if (!model) return 2;
+    ptxsim::sim::device dev(*model);
+    if (!dev.load_module_file(std::string(PTXSIM_SOURCE_DIR) + "/bench/kernels/throughput.sm_90a.ptx", d)) {
+        for (const auto& x : d.all()) fmt::print(stderr, "{}\n", x.message);
+        return 2;
+    }
+    const uint64_t out = dev.allocate(uint64_t(threads) * 4);
+    std::vector<uint8_t> params(16);
+    std::memcpy(params.data(), &out, 8);
+    std::memcpy(params.data() + 8, &rounds, 4);
+
+    fmt::print("{} CTAs x {} threads, {} rounds; best of {}\n\n", ctas, block, rounds, repeat);
+    fmt::print("| kernel | thread-instructions | ptxsim 1 thread: thread-instr/s per core | native -O3 (s) | ptxsim / native "
+               "| ptxsim 2 threads: thread-instr/s per core | speed-up, 2 threads (wall) |\n"
+               "|---|---:|---:|---:|---:|---:|---:|\n");
+    int status = 0;
+    for (const kernel_case& k : {kernel_case{"xorshift_mul", run_xorshift}, kernel_case{"fma_chain", run_fma}}) {
+        if (!only.empty() && only != k.name) continue;
+        std::string why;
+        auto ref = dev.find_kernel(k.name, why);
+        if (!ref) {
+            fmt::print(stderr, "{}\n", why);
+            return 2;
+        }
+        timing sim[2];
+        std::vector<uint32_t> got(threads), want(threads);
+        for (uint32_t host = 1; host <= 2; ++host)
+            for (uint32_t i = 0; i < repeat; ++i) {
+                ptxsim::sim::launch_options o;
+                o.threads = host;
+                const double c0 = cpu_now(), w0 = wall_now();
+                auto r = dev.launch(*ref, {ctas}, {block}, 0, params, o, d);
+                timing t{cpu_now() - c0, wall_now() - w0, r.stats.thread_instructions};
+                if (!r.ok) {
+                    fmt::print(stderr, "{}: {}\n", k.name, r.fault ? r.fault->format() : "launch failed");
+                    return 1;
+                }
+                keep_best(sim[host - 1], t, i == 0);
+            }
+        dev.read(out, got.data(), uint64_t(threads) * 4);
+        timing native;
+        for (uint32_t i = 0; i < repeat; ++i) {
+            const double c0 = cpu_now(), w0 = wall_now();
+            k.native(want.data(), threads, rounds);
+            keep_best(native, {cpu_now() - c0, wall_now() - w0, 0}, i == 0);
+        }
+        if (got != want) {
+            auto at = std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin();
+            fmt::print(stderr, "{}: thread {} gives 0x{:08x} on ptxsim, 0x{:08x} natively\n", k.name, at, got[size_t(at)],
+                       want[size_t(at)]);
+            status = 1;
+        }
+        const double n = static_cast<double>(sim[0].thread_instructions);
+        fmt::print("| {} | {} | {:.3g} | {:.4f} | {:.1f}x | {:.3g} | {:.2f}x |\n", k.name, sim[0].thread_instructions,
+                   n / sim[0].cpu, native.cpu, sim[0].cpu / native.cpu, n / sim[1].cpu, sim[0].wall / sim[1].wall);
+    }
+    return status;
+}
