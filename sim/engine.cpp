@@ -119,24 +119,42 @@ private:
         const uint64_t total = req_.grid.count() / req_.cluster.count();
         std::deque<std::unique_ptr<cluster_state>> live;
         uint64_t counted = 0;
+        bool started_all = false; // this thread found no unstarted cluster left
         while (!shared_.stop.load(std::memory_order_relaxed)) {
-            while (live.size() < resident_) {
-                uint64_t next = shared_.next_cta.fetch_add(1);
-                if (next >= total) break;
-                live.push_back(make_cluster(next));
-            }
-            if (live.empty()) break;
             bool progress = false;
             if constexpr (P::explores) {
+                // The scheduler orders every live CTA: all are made first.
+                while (live.size() < resident_ && start_cluster(live, total, started_all)) {}
+                if (live.empty()) break;
                 progress = run_pass(p, live);
             } else {
-                for (auto& cl : live) {
-                    for (auto& cta : cl->ctas) {
+                // This pass starts as many clusters as are missing at its
+                // start, each made when the pass reaches it rather than all
+                // up front: the order is the same, and a cluster done in its
+                // first turn gives its state back (retire_now) before the
+                // next one is made, so a grid of short CTAs reuses one
+                // cluster's memory instead of holding every resident one.
+                uint64_t to_start = live.size() < resident_ ? resident_ - live.size() : 0;
+                size_t visited = 0;
+                for (size_t i = 0;; ++i) {
+                    if (i == live.size()) {
+                        if (!to_start || !start_cluster(live, total, started_all)) break;
+                        --to_start;
+                    }
+                    cluster_state& cl = *live[i];
+                    for (auto& cta : cl.ctas) {
                         if (run_cta(*cta, p)) progress = true;
                         if (fault_) break;
                     }
                     if (fault_) break;
+                    if (retire_now(cl)) {
+                        recycle(std::move(live[i]));
+                        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+                        --i;
+                    }
+                    ++visited;
                 }
+                if (!visited) break; // nothing live and nothing left to start
             }
             if (fault_) break;
             // Retire finished CTAs, keeping the order of the rest.
@@ -146,6 +164,7 @@ private:
                     continue;
                 }
                 for (auto& cta : (*it)->ctas) land_at_exit(*cta);
+                recycle(std::move(*it));
                 it = live.erase(it);
             }
             if (!progress && !live.empty()) {
@@ -217,17 +236,64 @@ private:
         return progress;
     }
 
-    // Cluster `index` (x fastest over the grid of clusters) with its CTAs in rank order.
+    // Makes the next unstarted cluster live (at the end of `live`); false
+    // when every cluster has been started, here or on other host threads.
+    bool start_cluster(std::deque<std::unique_ptr<cluster_state>>& live, uint64_t total, bool& started_all) {
+        if (started_all) return false;
+        uint64_t next = shared_.next_cta.fetch_add(1);
+        if (next >= total) {
+            started_all = true;
+            return false;
+        }
+        live.push_back(make_cluster(next));
+        return true;
+    }
+
+    // Whether a cluster the default order just ran can be retired at once
+    // rather than after the pass: it is done and has no bulk copies left to
+    // land (land_at_exit), whose writes other CTAs of the pass must not see
+    // earlier than when the pass ends.
+    static bool retire_now(const cluster_state& cl) {
+        if (!cl.done()) return false;
+        for (const auto& cta : cl.ctas)
+            for (const auto& w : cta->warps)
+                if (w->async) return false;
+        return true;
+    }
+
+    // A retired cluster's state goes back to the pool, to be made the next
+    // cluster (every cluster of a launch has the same shape): its register
+    // files, shared memory and warps are reused instead of allocated and
+    // zeroed by the page.
+    void recycle(std::unique_ptr<cluster_state> cl) {
+        for (auto& cta : cl->ctas)
+            for (auto& w : cta->warps)
+                if (last_issue_.warp == w.get()) last_issue_.warp = nullptr; // a new warp is not the one that issued
+        cluster_pool_.push_back(std::move(cl));
+    }
+
+    // Cluster `index` (x fastest over the grid of clusters) with its CTAs in
+    // rank order, from the pool when it has one.
     std::unique_ptr<cluster_state> make_cluster(uint64_t index) {
         const dim3& c = req_.cluster;
         dim3 n{req_.grid.x / c.x, req_.grid.y / c.y, req_.grid.z / c.z};
-        auto cl = std::make_unique<cluster_state>();
+        std::unique_ptr<cluster_state> cl;
+        std::vector<std::unique_ptr<cta_state>> pooled;
+        if (!cluster_pool_.empty()) {
+            cl = std::move(cluster_pool_.back());
+            cluster_pool_.pop_back();
+            pooled = std::move(cl->ctas);
+            *cl = cluster_state{};
+        } else {
+            cl = std::make_unique<cluster_state>();
+        }
         cl->id = {static_cast<uint32_t>(index % n.x), static_cast<uint32_t>(index / n.x % n.y),
                   static_cast<uint32_t>(index / (uint64_t(n.x) * n.y))};
         for (uint32_t r = 0; r < c.count(); ++r) {
             dim3 in{r % c.x, r / c.x % c.y, r / (c.x * c.y)};
             dim3 id{cl->id.x * c.x + in.x, cl->id.y * c.y + in.y, cl->id.z * c.z + in.z};
-            auto cta = make_cta(id.x + uint64_t(req_.grid.x) * (id.y + uint64_t(req_.grid.y) * id.z));
+            auto cta = make_cta(id.x + uint64_t(req_.grid.x) * (id.y + uint64_t(req_.grid.y) * id.z),
+                                r < pooled.size() ? std::move(pooled[r]) : nullptr);
             cta->cluster = cl.get();
             cta->rank = r;
             cta->cluster_ctaid = in;
@@ -237,8 +303,19 @@ private:
         return cl;
     }
 
-    std::unique_ptr<cta_state> make_cta(uint64_t linear) {
-        auto cta = std::make_unique<cta_state>();
+    // A CTA as it starts: every field as a new cta_state's and every warp's
+    // as a new warp_state's, zeroed registers and shared memory included
+    // (uninitialised registers read 0). A pooled CTA keeps only the storage.
+    std::unique_ptr<cta_state> make_cta(uint64_t linear, std::unique_ptr<cta_state> cta) {
+        std::vector<std::unique_ptr<warp_state>> pooled;
+        if (cta) {
+            std::vector<uint8_t> shared = std::move(cta->shared);
+            pooled = std::move(cta->warps);
+            *cta = cta_state{};
+            cta->shared = std::move(shared);
+        } else {
+            cta = std::make_unique<cta_state>();
+        }
         cta->linear = linear;
         cta->id = {static_cast<uint32_t>(linear % req_.grid.x), static_cast<uint32_t>(linear / req_.grid.x % req_.grid.y),
                    static_cast<uint32_t>(linear / (uint64_t(req_.grid.x) * req_.grid.y))};
@@ -247,7 +324,23 @@ private:
         cta->threads = threads;
         uint32_t nwarps = (threads + warp_size - 1) / warp_size;
         for (uint32_t w = 0; w < nwarps; ++w) {
-            auto ws = std::make_unique<warp_state>();
+            std::unique_ptr<warp_state> ws;
+            if (w < pooled.size()) {
+                ws = std::move(pooled[w]);
+                // Only the kernel's frame is kept: a new warp has no deeper
+                // ones (the livelock probe hashes every frame there is).
+                std::vector<frame> frames = std::move(ws->frames);
+                frames.resize(1);
+                *ws = warp_state{};
+                frame& f = frames.front(); // as ensure_frame makes it
+                std::fill(f.regs.begin(), f.regs.end(), 0);
+                std::fill(f.preds.begin(), f.preds.end(), 0);
+                std::fill(f.params.begin(), f.params.end(), 0);
+                std::fill(f.local.begin(), f.local.end(), 0);
+                ws->frames = std::move(frames);
+            } else {
+                ws = std::make_unique<warp_state>();
+            }
             ws->cta = cta.get();
             ws->index = w;
             uint32_t lanes = std::min(warp_size, threads - w * warp_size);
@@ -1761,6 +1854,7 @@ private:
     uint32_t stalled_rounds_ = 0;
     uint64_t others_seen_ = 0; // other host threads' instruction count at the last such round
     livelock_probe probe_;
+    std::vector<std::unique_ptr<cluster_state>> cluster_pool_; // retired clusters, for make_cluster
 };
 
 } // namespace
