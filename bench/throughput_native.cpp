@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace ptxsim::bench {
+namespace ptxsim::bench::PTXSIM_NATIVE_NAMESPACE {
 
 // Threads go 32 at a time, as a warp's lanes do, each round applied to all
 // 32 before the next: the lanes are independent, so -O3 vectorises the
@@ -48,4 +48,4 @@ void fma_chain_native(float* out, uint32_t threads, int rounds) {
     }
 }
 
-} // namespace ptxsim::bench
+} // namespace ptxsim::bench::PTXSIM_NATIVE_NAMESPACE
