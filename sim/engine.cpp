@@ -1807,11 +1807,16 @@ private:
         publish(std::move(r));
     }
 
+    // Frames deeper than the kernel's may hold any function of the program;
+    // the kernel's own (depth 0) only ever holds the kernel's registers, so
+    // a small kernel in a module with a large function does not allocate
+    // and zero that function's register file in every warp.
     void ensure_frame(warp_state& w, uint32_t depth) {
         while (w.frames.size() <= depth) {
+            const bool kernel = w.frames.empty();
             frame f;
-            f.regs.assign(size_t(max_regs_) * warp_size, 0);
-            f.preds.assign(max_preds_, 0);
+            f.regs.assign(size_t(kernel ? fn_.reg_slots : max_regs_) * warp_size, 0);
+            f.preds.assign(kernel ? fn_.pred_slots : max_preds_, 0);
             f.params.assign(size_t(max_params_) * warp_size, 0);
             f.local.assign(size_t(max_local_) * warp_size, 0);
             w.frames.push_back(std::move(f));

@@ -17,10 +17,20 @@ namespace {
 // Each thread stores, before writing anything, what a register, a
 // predicate (as 0/1), a .local word and its shared word hold, summed with
 // distinct weights; then it leaves nonzero values in all four, so a CTA
-// that started with a predecessor's state would store nonzero.
+// that started with a predecessor's state would store nonzero. The module
+// also holds a function with many more registers than the kernel, which
+// sizes call frames but not the kernel's own.
 const char* kernel = R"(.version 9.0
 .target sm_90a
 .address_size 64
+.visible .func (.param .b32 r) wide(.param .b32 x)
+{
+    .reg .b32 %w<300>;
+    ld.param.b32 %w1, [x];
+    add.s32 %w299, %w1, 1;
+    st.param.b32 [r], %w299;
+    ret;
+}
 .visible .entry leftovers(.param .u64 out)
 {
     .reg .b32 %r<12>;
