@@ -859,6 +859,10 @@ private:
         }
         if (sp == space::global || (sp == space::const_ && !writing))
             return reinterpret_cast<uint8_t*>(global_.span(lo, hi - lo));
+        // The kernel's parameters, which every lane reads at the same place
+        // (locate: below frame_param_tag, read-only, bounds but no alignment).
+        if (sp == space::param && !writing && hi <= isa::frame_param_tag && hi <= req_.params.size())
+            return const_cast<uint8_t*>(req_.params.data()) + lo;
         return nullptr;
     }
 
@@ -1157,6 +1161,37 @@ private:
         if (sp == space::local && addr - local_window < local_window_size) return addr - local_window;
         if (sp == space::param && window(addr, param_window, off)) return off;
         return addr;
+    }
+
+    // The warp's lanes at once: the thread index as one loop, the values
+    // every lane shares (block and grid shape, CTA index) read once, and
+    // the rest lane by lane without a virtual call each.
+    void special_lanes(special_reg r, uint32_t mask, uint64_t* out) override {
+        const uint32_t first = cur_->index * warp_size;
+        const dim3& b = req_.block;
+        switch (r) {
+        case special_reg::tid_x:
+            for (uint32_t l = 0; l < warp_size; ++l) out[l] = (first + l) % b.x;
+            return;
+        case special_reg::tid_y:
+            for (uint32_t l = 0; l < warp_size; ++l) out[l] = (first + l) / b.x % b.y;
+            return;
+        case special_reg::tid_z:
+            for (uint32_t l = 0; l < warp_size; ++l) out[l] = (first + l) / (b.x * b.y);
+            return;
+        case special_reg::ntid_x: case special_reg::ntid_y: case special_reg::ntid_z:
+        case special_reg::ctaid_x: case special_reg::ctaid_y: case special_reg::ctaid_z:
+        case special_reg::nctaid_x: case special_reg::nctaid_y: case special_reg::nctaid_z: {
+            const uint64_t v = engine::special(r, 0);
+            for (uint32_t l = 0; l < warp_size; ++l) out[l] = v;
+            return;
+        }
+        default:
+            for (uint32_t m = mask; m; m &= m - 1) {
+                const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+                out[lane] = engine::special(r, lane);
+            }
+        }
     }
 
     uint64_t special(special_reg r, uint32_t lane) override {
