@@ -119,24 +119,42 @@ private:
         const uint64_t total = req_.grid.count() / req_.cluster.count();
         std::deque<std::unique_ptr<cluster_state>> live;
         uint64_t counted = 0;
+        bool started_all = false; // this thread found no unstarted cluster left
         while (!shared_.stop.load(std::memory_order_relaxed)) {
-            while (live.size() < resident_) {
-                uint64_t next = shared_.next_cta.fetch_add(1);
-                if (next >= total) break;
-                live.push_back(make_cluster(next));
-            }
-            if (live.empty()) break;
             bool progress = false;
             if constexpr (P::explores) {
+                // The scheduler orders every live CTA: all are made first.
+                while (live.size() < resident_ && start_cluster(live, total, started_all)) {}
+                if (live.empty()) break;
                 progress = run_pass(p, live);
             } else {
-                for (auto& cl : live) {
-                    for (auto& cta : cl->ctas) {
+                // This pass starts as many clusters as are missing at its
+                // start, each made when the pass reaches it rather than all
+                // up front: the order is the same, and a cluster done in its
+                // first turn gives its state back (retire_now) before the
+                // next one is made, so a grid of short CTAs reuses one
+                // cluster's memory instead of holding every resident one.
+                uint64_t to_start = live.size() < resident_ ? resident_ - live.size() : 0;
+                size_t visited = 0;
+                for (size_t i = 0;; ++i) {
+                    if (i == live.size()) {
+                        if (!to_start || !start_cluster(live, total, started_all)) break;
+                        --to_start;
+                    }
+                    cluster_state& cl = *live[i];
+                    for (auto& cta : cl.ctas) {
                         if (run_cta(*cta, p)) progress = true;
                         if (fault_) break;
                     }
                     if (fault_) break;
+                    if (retire_now(cl)) {
+                        recycle(std::move(live[i]));
+                        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+                        --i;
+                    }
+                    ++visited;
                 }
+                if (!visited) break; // nothing live and nothing left to start
             }
             if (fault_) break;
             // Retire finished CTAs, keeping the order of the rest.
@@ -146,6 +164,7 @@ private:
                     continue;
                 }
                 for (auto& cta : (*it)->ctas) land_at_exit(*cta);
+                recycle(std::move(*it));
                 it = live.erase(it);
             }
             if (!progress && !live.empty()) {
@@ -217,17 +236,64 @@ private:
         return progress;
     }
 
-    // Cluster `index` (x fastest over the grid of clusters) with its CTAs in rank order.
+    // Makes the next unstarted cluster live (at the end of `live`); false
+    // when every cluster has been started, here or on other host threads.
+    bool start_cluster(std::deque<std::unique_ptr<cluster_state>>& live, uint64_t total, bool& started_all) {
+        if (started_all) return false;
+        uint64_t next = shared_.next_cta.fetch_add(1);
+        if (next >= total) {
+            started_all = true;
+            return false;
+        }
+        live.push_back(make_cluster(next));
+        return true;
+    }
+
+    // Whether a cluster the default order just ran can be retired at once
+    // rather than after the pass: it is done and has no bulk copies left to
+    // land (land_at_exit), whose writes other CTAs of the pass must not see
+    // earlier than when the pass ends.
+    static bool retire_now(const cluster_state& cl) {
+        if (!cl.done()) return false;
+        for (const auto& cta : cl.ctas)
+            for (const auto& w : cta->warps)
+                if (w->async) return false;
+        return true;
+    }
+
+    // A retired cluster's state goes back to the pool, to be made the next
+    // cluster (every cluster of a launch has the same shape): its register
+    // files, shared memory and warps are reused instead of allocated and
+    // zeroed by the page.
+    void recycle(std::unique_ptr<cluster_state> cl) {
+        for (auto& cta : cl->ctas)
+            for (auto& w : cta->warps)
+                if (last_issue_.warp == w.get()) last_issue_.warp = nullptr; // a new warp is not the one that issued
+        cluster_pool_.push_back(std::move(cl));
+    }
+
+    // Cluster `index` (x fastest over the grid of clusters) with its CTAs in
+    // rank order, from the pool when it has one.
     std::unique_ptr<cluster_state> make_cluster(uint64_t index) {
         const dim3& c = req_.cluster;
         dim3 n{req_.grid.x / c.x, req_.grid.y / c.y, req_.grid.z / c.z};
-        auto cl = std::make_unique<cluster_state>();
+        std::unique_ptr<cluster_state> cl;
+        std::vector<std::unique_ptr<cta_state>> pooled;
+        if (!cluster_pool_.empty()) {
+            cl = std::move(cluster_pool_.back());
+            cluster_pool_.pop_back();
+            pooled = std::move(cl->ctas);
+            *cl = cluster_state{};
+        } else {
+            cl = std::make_unique<cluster_state>();
+        }
         cl->id = {static_cast<uint32_t>(index % n.x), static_cast<uint32_t>(index / n.x % n.y),
                   static_cast<uint32_t>(index / (uint64_t(n.x) * n.y))};
         for (uint32_t r = 0; r < c.count(); ++r) {
             dim3 in{r % c.x, r / c.x % c.y, r / (c.x * c.y)};
             dim3 id{cl->id.x * c.x + in.x, cl->id.y * c.y + in.y, cl->id.z * c.z + in.z};
-            auto cta = make_cta(id.x + uint64_t(req_.grid.x) * (id.y + uint64_t(req_.grid.y) * id.z));
+            auto cta = make_cta(id.x + uint64_t(req_.grid.x) * (id.y + uint64_t(req_.grid.y) * id.z),
+                                r < pooled.size() ? std::move(pooled[r]) : nullptr);
             cta->cluster = cl.get();
             cta->rank = r;
             cta->cluster_ctaid = in;
@@ -237,8 +303,19 @@ private:
         return cl;
     }
 
-    std::unique_ptr<cta_state> make_cta(uint64_t linear) {
-        auto cta = std::make_unique<cta_state>();
+    // A CTA as it starts: every field as a new cta_state's and every warp's
+    // as a new warp_state's, zeroed registers and shared memory included
+    // (uninitialised registers read 0). A pooled CTA keeps only the storage.
+    std::unique_ptr<cta_state> make_cta(uint64_t linear, std::unique_ptr<cta_state> cta) {
+        std::vector<std::unique_ptr<warp_state>> pooled;
+        if (cta) {
+            std::vector<uint8_t> shared = std::move(cta->shared);
+            pooled = std::move(cta->warps);
+            *cta = cta_state{};
+            cta->shared = std::move(shared);
+        } else {
+            cta = std::make_unique<cta_state>();
+        }
         cta->linear = linear;
         cta->id = {static_cast<uint32_t>(linear % req_.grid.x), static_cast<uint32_t>(linear / req_.grid.x % req_.grid.y),
                    static_cast<uint32_t>(linear / (uint64_t(req_.grid.x) * req_.grid.y))};
@@ -247,7 +324,23 @@ private:
         cta->threads = threads;
         uint32_t nwarps = (threads + warp_size - 1) / warp_size;
         for (uint32_t w = 0; w < nwarps; ++w) {
-            auto ws = std::make_unique<warp_state>();
+            std::unique_ptr<warp_state> ws;
+            if (w < pooled.size()) {
+                ws = std::move(pooled[w]);
+                // Only the kernel's frame is kept: a new warp has no deeper
+                // ones (the livelock probe hashes every frame there is).
+                std::vector<frame> frames = std::move(ws->frames);
+                frames.resize(1);
+                *ws = warp_state{};
+                frame& f = frames.front(); // as ensure_frame makes it
+                std::fill(f.regs.begin(), f.regs.end(), 0);
+                std::fill(f.preds.begin(), f.preds.end(), 0);
+                std::fill(f.params.begin(), f.params.end(), 0);
+                std::fill(f.local.begin(), f.local.end(), 0);
+                ws->frames = std::move(frames);
+            } else {
+                ws = std::make_unique<warp_state>();
+            }
             ws->cta = cta.get();
             ws->index = w;
             uint32_t lanes = std::min(warp_size, threads - w * warp_size);
@@ -806,6 +899,10 @@ private:
         }
         if (sp == space::global || (sp == space::const_ && !writing))
             return reinterpret_cast<uint8_t*>(global_.span(lo, hi - lo));
+        // The kernel's parameters, which every lane reads at the same place
+        // (locate: below frame_param_tag, read-only, bounds but no alignment).
+        if (sp == space::param && !writing && hi <= isa::frame_param_tag && hi <= req_.params.size())
+            return const_cast<uint8_t*>(req_.params.data()) + lo;
         return nullptr;
     }
 
@@ -1104,6 +1201,37 @@ private:
         if (sp == space::local && addr - local_window < local_window_size) return addr - local_window;
         if (sp == space::param && window(addr, param_window, off)) return off;
         return addr;
+    }
+
+    // The warp's lanes at once: the thread index as one loop, the values
+    // every lane shares (block and grid shape, CTA index) read once, and
+    // the rest lane by lane without a virtual call each.
+    void special_lanes(special_reg r, uint32_t mask, uint64_t* out) override {
+        const uint32_t first = cur_->index * warp_size;
+        const dim3& b = req_.block;
+        switch (r) {
+        case special_reg::tid_x:
+            for (uint32_t l = 0; l < warp_size; ++l) out[l] = (first + l) % b.x;
+            return;
+        case special_reg::tid_y:
+            for (uint32_t l = 0; l < warp_size; ++l) out[l] = (first + l) / b.x % b.y;
+            return;
+        case special_reg::tid_z:
+            for (uint32_t l = 0; l < warp_size; ++l) out[l] = (first + l) / (b.x * b.y);
+            return;
+        case special_reg::ntid_x: case special_reg::ntid_y: case special_reg::ntid_z:
+        case special_reg::ctaid_x: case special_reg::ctaid_y: case special_reg::ctaid_z:
+        case special_reg::nctaid_x: case special_reg::nctaid_y: case special_reg::nctaid_z: {
+            const uint64_t v = engine::special(r, 0);
+            for (uint32_t l = 0; l < warp_size; ++l) out[l] = v;
+            return;
+        }
+        default:
+            for (uint32_t m = mask; m; m &= m - 1) {
+                const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+                out[lane] = engine::special(r, lane);
+            }
+        }
     }
 
     uint64_t special(special_reg r, uint32_t lane) override {
@@ -1754,11 +1882,16 @@ private:
         publish(std::move(r));
     }
 
+    // Frames deeper than the kernel's may hold any function of the program;
+    // the kernel's own (depth 0) only ever holds the kernel's registers, so
+    // a small kernel in a module with a large function does not allocate
+    // and zero that function's register file in every warp.
     void ensure_frame(warp_state& w, uint32_t depth) {
         while (w.frames.size() <= depth) {
+            const bool kernel = w.frames.empty();
             frame f;
-            f.regs.assign(size_t(max_regs_) * warp_size, 0);
-            f.preds.assign(max_preds_, 0);
+            f.regs.assign(size_t(kernel ? fn_.reg_slots : max_regs_) * warp_size, 0);
+            f.preds.assign(kernel ? fn_.pred_slots : max_preds_, 0);
             f.params.assign(size_t(max_params_) * warp_size, 0);
             f.local.assign(size_t(max_local_) * warp_size, 0);
             w.frames.push_back(std::move(f));
@@ -1801,6 +1934,7 @@ private:
     uint32_t stalled_rounds_ = 0;
     uint64_t others_seen_ = 0; // other host threads' instruction count at the last such round
     livelock_probe probe_;
+    std::vector<std::unique_ptr<cluster_state>> cluster_pool_; // retired clusters, for make_cluster
 };
 
 } // namespace

@@ -93,6 +93,15 @@ struct exec_context {
     // param, const (a module .const variable) or else global.
     virtual space generic_space(uint64_t addr, uint32_t lane) = 0;
     virtual uint64_t special(special_reg r, uint32_t lane) = 0;
+    // special() for every lane in `mask`, into out[lane]: one call per warp
+    // instruction rather than one per lane (a context may compute it faster,
+    // and may write lanes outside `mask` too, which callers ignore).
+    virtual void special_lanes(special_reg r, uint32_t mask, uint64_t* out) {
+        for (uint32_t m = mask; m; m &= m - 1) {
+            const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+            out[lane] = special(r, lane);
+        }
+    }
     // The lane's dynamic stack (alloca, stacksave, stackrestore). Addresses
     // are .local addresses; what alloca takes is released when the function
     // returns. stack_alloc faults (stack overflow) past the launch's limit;

@@ -76,10 +76,13 @@ void scatter(uint8_t* p, const lane_values& addr, uint64_t lo, uint32_t mask, co
 // Whether the decoder may give a scalar ld/st (value operand `value`,
 // address operand `addr`) the whole-warp path: one register and a space whose
 // memory every lane sees at the same place.
-bool warp_access_shape(const exec_instruction& ins, const exec_operand& value, const exec_operand& addr) {
+// Loads from .param may take the whole-warp path too: the kernel's
+// parameters are one region every lane reads (the context's span gives
+// nothing for a .func's per-lane parameters, which then go lane by lane).
+bool warp_access_shape(const exec_instruction& ins, const exec_operand& value, const exec_operand& addr, bool load) {
     const uint32_t size = bytes_of(ins);
     return (value.kind == opnd::reg || value.kind == opnd::imm) && addr.kind == opnd::addr &&
-           (size == 1 || size == 2 || size == 4 || size == 8) && ins.sp != space::local && ins.sp != space::param;
+           (size == 1 || size == 2 || size == 4 || size == 8) && ins.sp != space::local && (load || ins.sp != space::param);
 }
 
 bool ld_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
@@ -185,7 +188,7 @@ void st_b128_handler(exec_context& c, const exec_instruction& ins, uint32_t mask
 // .v8 (sm_100, 32-bit elements) needs nothing beyond the .v2/.v4 loop.
 std::string dec_ld(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
-    out.run = out.ops[0].kind == opnd::reg && warp_access_shape(out, out.ops[0], out.ops[1]) ? ld_scalar_handler : ld_handler;
+    out.run = out.ops[0].kind == opnd::reg && warp_access_shape(out, out.ops[0], out.ops[1], true) ? ld_scalar_handler : ld_handler;
     if (out.type == data_type::b128) {
         if (m.has("vec")) return "vectors of .b128 do not exist (wider than the 128 bits a load or store moves)";
         out.run = ld_b128_handler;
@@ -197,7 +200,7 @@ std::string dec_st(const matched_instruction& m, exec_instruction& out) {
     // A vector whose constants do not fit the operand (isa/decode.cpp) decodes to no operand.
     if (m.has("vec") && out.ops[1].kind == opnd::none)
         return "st of a vector with a 64-bit constant among four elements, or a constant past the fourth, is not implemented";
-    out.run = warp_access_shape(out, out.ops[1], out.ops[0]) ? st_scalar_handler : st_handler;
+    out.run = warp_access_shape(out, out.ops[1], out.ops[0], false) ? st_scalar_handler : st_handler;
     if (out.type == data_type::b128) {
         if (m.has("vec")) return "vectors of .b128 do not exist (wider than the 128 bits a load or store moves)";
         out.run = st_b128_handler;

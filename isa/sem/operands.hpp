@@ -114,6 +114,10 @@ struct lane_values {
         for (uint32_t l = 0; l < warp_size; ++l) tmp.v[l] = (bits >> l) & 1u;
         return tmp.v;
     }
+    case opnd::special:
+        for (uint32_t l = 0; l < warp_size; ++l) tmp.v[l] = 0;
+        c.special_lanes(o.special, mask, tmp.v);
+        return tmp.v;
     default:
         for (uint32_t l = 0; l < warp_size; ++l) tmp.v[l] = 0;
         for_lanes(mask, [&](uint32_t lane) { tmp.v[lane] = read(c, o, lane); });
