@@ -1,0 +1,104 @@
+// Modifier combinations that the table's groups cannot express, each as
+// ptxas 13 enforces it (tried on -arch=sm_90a):
+// - cvt: the rounding a conversion needs or refuses depends on both types
+//   (operand_types.cpp, cvt_rounding_problem);
+// - atom/red: which types each operation takes (atom.and.f32 is refused),
+//   and .noftz, which half-precision add needs and other types refuse;
+// - vote and shfl without .sync, refused for sm_70 and newer from PTX 6.4.
+#include <fmt/format.h>
+
+#include "isa/detail/check_operands.hpp"
+#include "isa/detail/operand_types.hpp"
+
+namespace ptxsim::isa::detail {
+namespace {
+
+using namespace parser;
+
+bool is_rounding(std::string_view w) {
+    return w == "rn" || w == "rz" || w == "rm" || w == "rp" || w == "rni" || w == "rzi" || w == "rmi" || w == "rpi" ||
+           w == "rna" || w == "rs";
+}
+
+bool is_half(data_type t) {
+    return t == data_type::f16 || t == data_type::f16x2 || t == data_type::bf16 || t == data_type::bf16x2;
+}
+
+bool listed(std::string_view list, std::string_view type) { // ".b32, .b64" has ".b32"
+    size_t at = 0;
+    while ((at = list.find(type, at)) != std::string_view::npos) {
+        size_t end = at + type.size();
+        if (at > 0 && list[at - 1] == '.' && (end == list.size() || list[end] == ',')) return true;
+        at = end;
+    }
+    return false;
+}
+
+void cvt(const instruction_view& v, std::vector<located_problem>& out) {
+    data_type types[2]{};
+    size_t n = 0;
+    std::string_view rounding;
+    for (size_t i = 1; i < v.words.size(); ++i) {
+        data_type t = data_type_from(v.words[i]);
+        if (t != data_type::none) {
+            if (n < 2) types[n] = t;
+            ++n;
+        } else if (is_rounding(v.words[i]) && rounding.empty()) {
+            rounding = v.words[i];
+        }
+    }
+    if (n != 2) return;
+    std::string name = fmt::format("cvt.{}.{}", to_string(types[0]), to_string(types[1]));
+    std::string msg = cvt_rounding_problem(types[0], types[1], rounding, name);
+    if (!msg.empty()) out.push_back({v.word_pos[0], std::move(msg)});
+}
+
+void atomic(const instruction_view& v, std::vector<located_problem>& out) {
+    bool red = v.row.key == "red";
+    std::string_view op, type_word;
+    size_t type_at = 0;
+    bool noftz = false, vec = false;
+    for (size_t i = 1; i < v.words.size(); ++i) {
+        std::string_view w = v.words[i];
+        if (w == "noftz") noftz = true;
+        else if (w == "v2" || w == "v4" || w == "v8") vec = true;
+        else if (op.empty() && !atom_types_for(w, red).empty()) op = w;
+        else if (data_type_from(w) != data_type::none) {
+            type_word = w;
+            type_at = i;
+        }
+    }
+    if (vec || op.empty() || type_word.empty()) return; // vector atomics: not judged here
+    std::string_view allowed = atom_types_for(op, red);
+    if (!listed(allowed, type_word)) {
+        out.push_back({v.word_pos[type_at], fmt::format("'{}.{}' takes {}, not .{}", v.row.key, op, allowed, type_word)});
+        return;
+    }
+    bool half = is_half(data_type_from(type_word));
+    if (half && op == "add" && !noftz)
+        out.push_back({v.word_pos[0], fmt::format("'{}.add.{}' needs .noftz", v.row.key, type_word)});
+    else if (noftz && !half)
+        out.push_back({v.word_pos[0], fmt::format("'.noftz' on '{}' is only for .f16, .f16x2, .bf16 and .bf16x2, not .{}",
+                                                  v.row.key, type_word)});
+}
+
+void needs_sync(const instruction_view& v, std::vector<located_problem>& out) {
+    uint32_t sm = 0;
+    std::string suffix;
+    if (v.facts.target.empty() || !parse_target_name(v.facts.target, sm, suffix)) return;
+    if (sm >= 70 && v.facts.ptx_version >= 64)
+        out.push_back({v.word_pos[0], fmt::format("'{0}' without .sync is not supported on sm_70 and newer from PTX ISA 6.4 "
+                                                  "(the file targets {1}); use {0}.sync with a member mask",
+                                                  v.row.key, v.facts.target)});
+}
+
+} // namespace
+
+void check_combinations(const instruction_view& v, std::vector<located_problem>& out) {
+    const std::string& key = v.row.key;
+    if (key == "cvt") cvt(v, out);
+    else if (key == "atom" || key == "red") atomic(v, out);
+    else if (key == "vote" || key == "shfl") needs_sync(v, out);
+}
+
+} // namespace ptxsim::isa::detail
