@@ -82,6 +82,30 @@ void atomic(const instruction_view& v, std::vector<located_problem>& out) {
                                                   v.row.key, type_word)});
 }
 
+// setp.lt.b32 is refused: bit types only compare for equality, signed
+// types have no .lo/.hs, integers no unordered comparisons.
+void comparison(const instruction_view& v, std::vector<located_problem>& out) {
+    constexpr std::string_view every_comparison =
+        ".eq, .ne, .lt, .le, .gt, .ge, .lo, .ls, .hi, .hs, .equ, .neu, .ltu, .leu, .gtu, .geu, .num, .nan";
+    bool set = v.row.key == "set";
+    size_t cmp_at = 0, ntypes = 0;
+    data_type type = data_type::none;
+    for (size_t i = 1; i < v.words.size(); ++i) {
+        data_type t = data_type_from(v.words[i]);
+        if (t != data_type::none) {
+            ++ntypes;
+            if (ntypes == (set ? 2u : 1u)) type = t; // set.lt.u32.f32: the second type is compared
+        } else if (!cmp_at && listed(every_comparison, v.words[i])) {
+            cmp_at = i;
+        }
+    }
+    if (!cmp_at || type == data_type::none) return;
+    std::string_view allowed = comparisons_for(type);
+    if (!allowed.empty() && !listed(allowed, v.words[cmp_at]))
+        out.push_back({v.word_pos[cmp_at], fmt::format("'{}.{}' cannot compare .{} values; .{} takes {}", v.row.key,
+                                                       v.words[cmp_at], to_string(type), to_string(type), allowed)});
+}
+
 void needs_sync(const instruction_view& v, std::vector<located_problem>& out) {
     uint32_t sm = 0;
     std::string suffix;
@@ -99,6 +123,7 @@ void check_combinations(const instruction_view& v, std::vector<located_problem>&
     if (key == "cvt") cvt(v, out);
     else if (key == "atom" || key == "red") atomic(v, out);
     else if (key == "vote" || key == "shfl") needs_sync(v, out);
+    else if (key == "setp" || key == "set") comparison(v, out);
 }
 
 } // namespace ptxsim::isa::detail

@@ -55,14 +55,18 @@ public:
                 ++ntypes_;
             } else if (w == "v2" || w == "v4" || w == "v8") {
                 vec_ = static_cast<uint32_t>(w[1] - '0');
+            } else if (w.starts_with("shared") || w == "local" || w == "const" || w.starts_with("param")) {
+                wide_addresses_ = false; // windows of 32-bit offsets; global and generic addresses are 64-bit
             }
         }
         std::string_view roles = roles_for(row.key, after_key, v_.ins.operands.size());
         if (roles.empty()) return;
-        bool two_types = roles.find_first_of("uU") != std::string_view::npos;
+        uint32_t needed = roles.find_first_of("uU") != std::string_view::npos    ? 2
+                          : roles.find_first_of("tTMw") != std::string_view::npos ? 1
+                                                                                   : 0;
         // Mixed-precision forms (add.f32.f16) and anything else with an
         // unexpected number of types keep the table's checks only.
-        if (ntypes_ != (two_types ? 2u : 1u)) return;
+        if (needed && ntypes_ != needed) return;
         // Vector atomics (atom.v2.f32) are not judged here.
         if (vec_ && (row.key == "atom" || row.key == "red")) return;
         name_ = row.key;
@@ -90,6 +94,7 @@ private:
         case role::doubled: return doubled(types_[0]);
         case role::pred: return data_type::pred;
         case role::int32: return data_type::u32;
+        case role::int64: return data_type::u64;
         case role::any32: return data_type::b32;
         default: return data_type::none;
         }
@@ -135,6 +140,12 @@ private:
         size_t child = node + 1;
         uint32_t width = 0;
         for (const auto& e : op.elems) {
+            if (e.kind == operand_kind::name && v_.types[child] == data_type::pred) {
+                // ptxas takes {%r1, %p1} for .v2.u32 (not for .f32 or .u64):
+                // a quirk left unjudged rather than guessed.
+                child += node_count(e);
+                continue;
+            }
             if (e.kind == operand_kind::name) {
                 data_type have = v_.types[child];
                 uint32_t bits = info_of(have).bits;
@@ -172,6 +183,10 @@ private:
                     fail(op.pos + 1, fmt::format("the address in operand {} of '{}' must be an integer or bit-type "
                                                  "register, but '{}' is .{}", index, name_, v_.m.str(op.name),
                                                  to_string(v_.types[node])));
+                else if (t.kind != type_kind::unknown && t.bits < 64 && v_.m.address_size == 64 && wide_addresses_)
+                    fail(op.pos + 1, fmt::format("the address in operand {} of '{}' is the {}-bit '{}', but a global or "
+                                                 "generic address needs 64 bits with .address_size 64", index, name_,
+                                                 t.bits, v_.m.str(op.name)));
             }
             return;
         case operand_kind::pipe: // setp's p|q, shfl's d|p: the second is a predicate
@@ -240,6 +255,7 @@ private:
     uint32_t vec_ = 0;
     std::string name_;
     bool failed_ = false;
+    bool wide_addresses_ = true;
 };
 
 } // namespace

@@ -42,7 +42,7 @@ namespace {
 
 // Roles per table key; alternatives for different operand counts are
 // separated by '|'. Keys not listed keep only the table's kind checks.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 56> role_table{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 63> role_table{{
     {"abs", "t,t"},          {"add", "t,t,t"},        {"addc", "t,t,t"},         {"and", "t,t,t"},
     {"bfe", "t,t,i,i"},      {"bfi", "t,t,t,i,i"},    {"bfind", "i,t"},          {"brev", "t,t"},
     {"clz", "i,t"},          {"cnot", "t,t"},         {"copysign", "t,t,t"},     {"cos", "t,t"},
@@ -56,7 +56,11 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 56> role_tab
     {"setp", "p,t,t|p,t,t,p"}, {"shf", "t,t,t,i"},    {"shfl.sync", "t,t,x,x,x"}, {"shl", "t,t,i"},
     {"shr", "t,t,i"},        {"sin", "t,t"},          {"slct", "t,t,t,u"},       {"sqrt", "t,t"},
     {"st", "m,T|m,T,-"},     {"sub", "t,t,t"},        {"subc", "t,t,t"},         {"tanh", "t,t"},
-    {"testp", "p,t"},        {"vote.sync", "t,p,x"},  {"xor", "t,t,t"},          {"atom", ""},
+    {"testp", "p,t"},        {"vote.sync", "t,p,x"},  {"xor", "t,t,t"},          {"fns", "t,t,t,t"},
+    // match's result is a 32-bit mask whatever the type (match.any.sync.b64 %r1, %rd1, m).
+    {"match", "x,t,x"},      {"atom", ""},
+    {"vote", "t,p"},         {"shfl", "t,t,x,x"},     // the forms without .sync (before sm_70)
+    {"mbarrier.init", "m,i"}, {"mbarrier.expect_tx", "m,i"}, {"mbarrier.complete_tx", "m,i"},
 }};
 
 bool has_word(std::span<const std::string_view> words, std::string_view w) {
@@ -90,6 +94,19 @@ std::string_view roles_for(std::string_view key, std::span<const std::string_vie
         if (count == 3) return cas ? "" : "t,m,t";
         if (count == 4) return cas ? "t,m,t,t" : "t,m,t,-";
         if (count == 5) return cas ? "t,m,t,t,-" : "";
+        return {};
+    }
+    // redux.sync.and.b32 refuses a .f32 register although .b32 would take
+    // one elsewhere: its integer forms want integer or bit registers.
+    if (key == "redux.sync" && count == 3) return has_word(words, "f32") ? "t,t,x" : "i,i,x";
+    // bar.sync a{, b}; bar.red.popc.u32 d, a{, b}, {!}c; bar.red.or.pred p, a{, b}, {!}c
+    if (key == "bar" || key == "barrier")
+        return pick(has_word(words, "pred") ? "i|i,i|p,i,p|p,i,i,p" : "i|i,i|i,i,p|i,i,i,p", count);
+    // The phase is a 64-bit state, or with .parity a 32-bit parity; then a time limit.
+    if (key == "mbarrier.test_wait" || key == "mbarrier.try_wait") {
+        bool parity = has_word(words, "parity");
+        if (count == 3) return parity ? "p,m,i" : "p,m,l";
+        if (count == 4) return parity ? "p,m,i,i" : "p,m,l,i";
         return {};
     }
     for (const auto& [k, roles] : role_table)
@@ -195,6 +212,19 @@ std::string cvt_rounding_problem(data_type d, data_type a, std::string_view roun
         return needs(".rn, .rz or another of the modes the conversion allows", "the conversion rounds");
     }
     return {};
+}
+
+std::string_view comparisons_for(data_type t) {
+    switch (info_of(t).kind) {
+    case type_kind::bit: return ".eq, .ne";
+    case type_kind::integer:
+        return t == data_type::u16 || t == data_type::u32 || t == data_type::u64
+                   ? ".eq, .ne, .lt, .le, .gt, .ge, .lo, .ls, .hi, .hs"
+                   : ".eq, .ne, .lt, .le, .gt, .ge";
+    case type_kind::floating:
+    case type_kind::half: return ".eq, .ne, .lt, .le, .gt, .ge, .equ, .neu, .ltu, .leu, .gtu, .geu, .num, .nan";
+    default: return {};
+    }
 }
 
 std::string_view atom_types_for(std::string_view op, bool is_red) {

@@ -47,6 +47,7 @@ enum class role : char {
     pred = 'p',        // a predicate
     int32 = 'i',       // a 32-bit integer (shift amounts, bit positions)
     any32 = 'x',       // any 32-bit register (shfl lanes, member masks)
+    int64 = 'l',       // a 64-bit integer (an mbarrier state)
     address = 'm',     // a memory operand: its base register must be an integer or bit type
     move = 'M',        // mov: the type, or a vector that packs it ({%r1,%r2} for .b64)
 };
@@ -68,6 +69,10 @@ std::string describe(parser::data_type want, bool wide);
 // problem as a message, empty when there is none.
 std::string cvt_rounding_problem(parser::data_type d, parser::data_type a, std::string_view rounding,
                                  std::string_view instr);
+
+// The comparisons setp and set take for operands of type `t`, as
+// ".eq, .ne"; empty for a type this file does not judge.
+std::string_view comparisons_for(parser::data_type t);
 
 // The types atom/red accept for operation `op` in their scalar form, as
 // ".b32, .b64"; empty for an operation this file does not know.

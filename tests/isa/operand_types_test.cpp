@@ -21,7 +21,7 @@ std::string kernel(const std::string& line) {
     return std::string(header) +
            ".visible .entry k(.param .u64 k_param_0)\n{\n"
            ".reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n.reg .f32 %f<8>;\n"
-           ".reg .f64 %fd<8>;\n.reg .u32 %u<8>;\n.reg .s32 %s<8>;\n.reg .u16 %uh<8>;\n.reg .f16 %hf<8>;\n"
+           ".reg .f64 %fd<8>;\n.reg .u64 %ud<8>;\n.reg .u32 %u<8>;\n.reg .s32 %s<8>;\n.reg .u16 %uh<8>;\n.reg .f16 %hf<8>;\n"
            ".reg .f16x2 %hx<8>;\n.reg .b128 %q<4>;\n.shared .align 8 .b8 sm[1024];\n" +
            line + "\n$L__end:\nret;\n}\n";
 }
@@ -108,6 +108,24 @@ const std::vector<std::string> legal = {
     "shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1;",
     "vote.sync.ballot.b32 %r1, %p1, -1;",
     "@!%p1 add.s32 %r1, %r1, %r2;",
+    "setp.lo.u32 %p1, %r1, %r2;",             // unsigned comparisons on unsigned types
+    "setp.nan.f16 %p1, %hf1, %hf2;",
+    "set.lt.u32.s32 %r1, %r2, %r3;",
+    "ld.shared.u32 %r1, [%h2];",              // shared, local, const and param take narrow addresses
+    "ld.local.u32 %r1, [%r2];",
+    "atom.shared.add.u32 %r1, [%r2], 1;",
+    "ld.global.u32 %r1, [%ud2];",
+    "match.any.sync.b64 %r1, %rd1, -1;",      // the result is a 32-bit mask
+    "match.any.sync.b32 %r1, %f1, -1;",
+    "fns.b32 %r1, %f2, %r3, %r4;",
+    "bar.sync %s1, %u1;",
+    "bar.red.popc.u32 %s1, 0, %p1;",
+    "bar.red.and.pred %p2, 0, !%p1;",
+    "mbarrier.init.shared.b64 [sm], %u1;",
+    "mbarrier.try_wait.parity.shared::cta.b64 %p1, [sm], %s1;",
+    "mbarrier.try_wait.shared::cta.b64 %p1, [sm], %rd1, %r1;",
+    "mbarrier.test_wait.shared::cta.b64 %p1, [sm], %ud1;",
+    "ld.global.v2.u32 {%r1, %p1}, [%rd1];",   // a predicate element beside 32-bit ones: ptxas takes it
 };
 
 // Each refused by ptxas; lint must give at least one error.
@@ -210,6 +228,27 @@ const std::vector<std::string> illegal = {
     "vote.ballot.b32 %r1, %p1;",
     "@%r1 bra $L__end;",
     "@%f1 add.s32 %r1, %r1, %r2;",
+    "setp.lt.b32 %p1, %r1, %r2;",
+    "setp.lo.s32 %p1, %r1, %r2;",
+    "setp.equ.s32 %p1, %r1, %r2;",
+    "setp.hi.f32 %p1, %f1, %f2;",
+    "set.lt.u32.b32 %r1, %r2, %r3;",
+    "ld.u32 %r1, [%r2];",
+    "ld.global.u32 %r1, [%u2];",
+    "atom.global.add.u32 %r1, [%r2], 1;",
+    "red.global.add.u32 [%r2], 1;",
+    "match.any.sync.b64 %rd1, %rd1, -1;",
+    "redux.sync.add.u32 %r1, %f2, -1;",
+    "redux.sync.and.b32 %f1, %r2, -1;",
+    "redux.sync.add.u32 %r1, %r2, %rd1;",
+    "bar.sync %rd1;",
+    "barrier.sync.aligned %h1;",
+    "bar.red.popc.u32 %f1, 0, %p1;",
+    "bar.red.or.pred %p2, 0, %r1;",
+    "mbarrier.init.shared.b64 [sm], %rd1;",
+    "mbarrier.try_wait.shared::cta.b64 %p1, [sm], %r1;",
+    "mbarrier.try_wait.parity.shared::cta.b64 %p1, [sm], %rd1;",
+    "mbarrier.test_wait.shared::cta.b64 %p1, [sm], %fd1;",
 };
 
 std::string lint_messages(const std::string& line) {
