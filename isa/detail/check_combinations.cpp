@@ -49,6 +49,15 @@ void cvt(const instruction_view& v, std::vector<located_problem>& out) {
     }
     if (n != 2) return;
     std::string name = fmt::format("cvt.{}.{}", to_string(types[0]), to_string(types[1]));
+    uint32_t sm = 0;
+    std::string suffix;
+    // sm_100 adds pairs (fp6, fp4, ue8m0) this rule does not know: judged up to sm_90a only.
+    bool judged = v.facts.target.empty() || (parse_target_name(v.facts.target, sm, suffix) && sm < 100);
+    if (judged && !cvt_pair_exists(types[0], types[1])) {
+        out.push_back({v.word_pos[0], fmt::format("'{}' does not exist: cvt has no conversion from .{} to .{}", name,
+                                                  to_string(types[1]), to_string(types[0]))});
+        return;
+    }
     std::string msg = cvt_rounding_problem(types[0], types[1], rounding, name);
     if (!msg.empty()) out.push_back({v.word_pos[0], std::move(msg)});
 }
@@ -106,6 +115,35 @@ void comparison(const instruction_view& v, std::vector<located_problem>& out) {
                                                        v.words[cmp_at], to_string(type), to_string(type), allowed)});
 }
 
+// slct's selector is .s32 or .f32 only; set's result .u32, .s32, .f32, .f16
+// or .bf16 (half-precision comparisons have more, not judged here).
+void selector_and_result(const instruction_view& v, std::vector<located_problem>& out) {
+    data_type types[2]{};
+    size_t at[2]{}, n = 0;
+    for (size_t i = 1; i < v.words.size() && n < 3; ++i) {
+        data_type t = data_type_from(v.words[i]);
+        if (t == data_type::none) continue;
+        if (n < 2) {
+            types[n] = t;
+            at[n] = i;
+        }
+        ++n;
+    }
+    if (n != 2) return;
+    if (v.row.key == "slct") {
+        if (types[1] != data_type::s32 && types[1] != data_type::f32)
+            out.push_back({v.word_pos[at[1]], fmt::format("'slct' selects by a .s32 or .f32 operand, not .{}",
+                                                          to_string(types[1]))});
+    } else {
+        data_type d = types[0];
+        bool any_source = d == data_type::u32 || d == data_type::s32 || d == data_type::f32 || d == data_type::f16 ||
+                          d == data_type::bf16;
+        if (!any_source && info_of(types[1]).kind != type_kind::half)
+            out.push_back({v.word_pos[at[0]], fmt::format("'set' gives a .u32, .s32, .f32, .f16 or .bf16 result, not .{}",
+                                                          to_string(d))});
+    }
+}
+
 void needs_sync(const instruction_view& v, std::vector<located_problem>& out) {
     uint32_t sm = 0;
     std::string suffix;
@@ -124,6 +162,7 @@ void check_combinations(const instruction_view& v, std::vector<located_problem>&
     else if (key == "atom" || key == "red") atomic(v, out);
     else if (key == "vote" || key == "shfl") needs_sync(v, out);
     else if (key == "setp" || key == "set") comparison(v, out);
+    if (key == "slct" || key == "set") selector_and_result(v, out);
 }
 
 } // namespace ptxsim::isa::detail

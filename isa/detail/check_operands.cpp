@@ -122,7 +122,10 @@ private:
                                          name_, v_.m.str(op.name), to_string(have)));
         } else if (op.kind == operand_kind::integer || op.kind == operand_kind::f32 || op.kind == operand_kind::f64) {
             if (r == role::any32 || r == role::pred || (op.flags & op_bad_literal) || constant_fits(want, op.kind)) return;
-            if (op.kind == operand_kind::integer)
+            if (info_of(want).kind == type_kind::half)
+                fail(op.pos, fmt::format("operand {} of '{}' must be a register: .{} takes no constant", index, name_,
+                                         to_string(want)));
+            else if (op.kind == operand_kind::integer)
                 fail(op.pos, fmt::format("operand {} of '{}' must be a floating-point constant (0f..., 0d... or 1.0), "
                                          "not an integer", index, name_));
             else if (info_of(want).kind == type_kind::bit)

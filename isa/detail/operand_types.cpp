@@ -136,7 +136,8 @@ bool constant_fits(data_type want, operand_kind k) {
     case type_kind::floating: return is_float;
     case type_kind::bit: // a float constant for a bit type must have its width
         return !is_float || (k == operand_kind::f32 ? w.bits == 32 : w.bits == 64);
-    default: return true; // half types and predicates: not judged
+    case type_kind::half: return false; // no constant form: add.f16 %h1, %h1, 1 and ..., 0f3F800000 are refused
+    default: return true;                // predicates: not judged
     }
 }
 
@@ -212,6 +213,17 @@ std::string cvt_rounding_problem(data_type d, data_type a, std::string_view roun
         return needs(".rn, .rz or another of the modes the conversion allows", "the conversion rounds");
     }
     return {};
+}
+
+bool cvt_pair_exists(data_type d, data_type a) {
+    auto packed = [](data_type t) {
+        return t == data_type::tf32 || t == data_type::f16x2 || t == data_type::bf16x2 || t == data_type::e4m3x2 ||
+               t == data_type::e5m2x2;
+    };
+    if (!packed(d) && !packed(a)) return true;
+    bool fp8_d = d == data_type::e4m3x2 || d == data_type::e5m2x2, fp8_a = a == data_type::e4m3x2 || a == data_type::e5m2x2;
+    return (a == data_type::f32 && (d == data_type::tf32 || d == data_type::f16x2 || d == data_type::bf16x2 || fp8_d)) ||
+           (fp8_d && a == data_type::f16x2) || (d == data_type::f16x2 && fp8_a);
 }
 
 std::string_view comparisons_for(data_type t) {

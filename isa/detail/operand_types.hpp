@@ -70,6 +70,11 @@ std::string describe(parser::data_type want, bool wide);
 std::string cvt_rounding_problem(parser::data_type d, parser::data_type a, std::string_view rounding,
                                  std::string_view instr);
 
+// Whether cvt converts between `d` and `a` at all, as far as the packed and
+// reduced-precision types of sm_80..sm_90a go (tf32, f16x2, bf16x2, e4m3x2,
+// e5m2x2): cvt.f32.f16x2 and cvt.tf32.f64 do not exist.
+bool cvt_pair_exists(parser::data_type d, parser::data_type a);
+
 // The comparisons setp and set take for operands of type `t`, as
 // ".eq, .ne"; empty for a type this file does not judge.
 std::string_view comparisons_for(parser::data_type t);

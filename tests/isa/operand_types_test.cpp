@@ -126,6 +126,14 @@ const std::vector<std::string> legal = {
     "mbarrier.try_wait.shared::cta.b64 %p1, [sm], %rd1, %r1;",
     "mbarrier.test_wait.shared::cta.b64 %p1, [sm], %ud1;",
     "ld.global.v2.u32 {%r1, %p1}, [%rd1];",   // a predicate element beside 32-bit ones: ptxas takes it
+    "mov.b16 %h1, 1;",
+    "slct.u32.s32 %r1, %r2, %r3, %r4;",
+    "slct.b32.f32 %r1, %r2, %r3, %f4;",
+    "set.eq.f16.s32 %h1, %r2, %r3;",          // f16 and bf16 results for any comparison
+    "set.eq.u16.f16 %h1, %h2, %h3;",
+    "cvt.rn.satfinite.e5m2x2.f16x2 %h1, %r1;",
+    "cvt.rn.f16x2.e5m2x2 %r1, %h1;",
+    "cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;",
 };
 
 // Each refused by ptxas; lint must give at least one error.
@@ -249,6 +257,20 @@ const std::vector<std::string> illegal = {
     "mbarrier.try_wait.shared::cta.b64 %p1, [sm], %r1;",
     "mbarrier.try_wait.parity.shared::cta.b64 %p1, [sm], %rd1;",
     "mbarrier.test_wait.shared::cta.b64 %p1, [sm], %fd1;",
+    "add.f16 %h1, %h1, 1;",                   // half types take no constant
+    "add.f16x2 %r1, %r1, 1;",
+    "cvt.f32.f16 %f1, 0f3F800000;",
+    "setp.eq.f16 %p1, %h1, 1;",
+    "slct.u32.u32 %r1, %r2, %r3, %r4;",
+    "slct.s32.b32 %r1, %r2, %r3, %r4;",
+    "set.eq.b32.s32 %r1, %r2, %r3;",
+    "set.eq.u64.s32 %rd1, %r2, %r3;",
+    "set.eq.s16.s32 %h1, %r2, %r3;",
+    "cvt.rn.bf16x2.e4m3x2 %r1, %h1;",
+    "cvt.rn.satfinite.e4m3x2.bf16x2 %h1, %r1;",
+    "cvt.rn.f16x2.f16 %r1, %h1;",
+    "cvt.rn.tf32.f64 %r1, %fd1;",
+    "cvt.f32.f16x2 %f1, %r1;",
 };
 
 std::string lint_messages(const std::string& line) {
