@@ -115,8 +115,8 @@ void comparison(const instruction_view& v, std::vector<located_problem>& out) {
                                                        v.words[cmp_at], to_string(type), to_string(type), allowed)});
 }
 
-// slct's selector is .s32 or .f32 only; set's result .u32, .s32, .f32, .f16
-// or .bf16 (half-precision comparisons have more, not judged here).
+// slct's selector is .s32 or .f32 only; set's result type depends on what
+// it compares (the pairs ptxas accepts among the generated forms, and no other).
 void selector_and_result(const instruction_view& v, std::vector<located_problem>& out) {
     data_type types[2]{};
     size_t at[2]{}, n = 0;
@@ -135,12 +135,15 @@ void selector_and_result(const instruction_view& v, std::vector<located_problem>
             out.push_back({v.word_pos[at[1]], fmt::format("'slct' selects by a .s32 or .f32 operand, not .{}",
                                                           to_string(types[1]))});
     } else {
-        data_type d = types[0];
-        bool any_source = d == data_type::u32 || d == data_type::s32 || d == data_type::f32 || d == data_type::f16 ||
-                          d == data_type::bf16;
-        if (!any_source && info_of(types[1]).kind != type_kind::half)
-            out.push_back({v.word_pos[at[0]], fmt::format("'set' gives a .u32, .s32, .f32, .f16 or .bf16 result, not .{}",
-                                                          to_string(d))});
+        data_type d = types[0], a = types[1];
+        std::string_view results;
+        if (a == data_type::f16 || a == data_type::bf16) results = ".u32, .s32, .u16, .s16, .f16, .bf16";
+        else if (a == data_type::f16x2) results = ".u32, .s32, .f16x2";
+        else if (a == data_type::bf16x2) results = ".u32, .s32, .bf16x2";
+        else results = ".u32, .s32, .f32, .f16, .bf16";
+        if (!listed(results, to_string(d)))
+            out.push_back({v.word_pos[at[0]], fmt::format("'set' comparing .{} gives a {} result, not .{}", to_string(a),
+                                                          results, to_string(d))});
     }
 }
 

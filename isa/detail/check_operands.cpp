@@ -186,7 +186,8 @@ private:
                     fail(op.pos + 1, fmt::format("the address in operand {} of '{}' must be an integer or bit-type "
                                                  "register, but '{}' is .{}", index, name_, v_.m.str(op.name),
                                                  to_string(v_.types[node])));
-                else if (t.kind != type_kind::unknown && t.bits < 64 && v_.m.address_size == 64 && wide_addresses_)
+                // 32 bits is fatal to ptxas ("32-Bit ABI"); a 16-bit register only draws its warning.
+                else if (t.kind != type_kind::unknown && t.bits == 32 && v_.m.address_size == 64 && wide_addresses_)
                     fail(op.pos + 1, fmt::format("the address in operand {} of '{}' is the {}-bit '{}', but a global or "
                                                  "generic address needs 64 bits with .address_size 64", index, name_,
                                                  t.bits, v_.m.str(op.name)));

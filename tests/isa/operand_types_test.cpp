@@ -112,6 +112,7 @@ const std::vector<std::string> legal = {
     "setp.nan.f16 %p1, %hf1, %hf2;",
     "set.lt.u32.s32 %r1, %r2, %r3;",
     "ld.shared.u32 %r1, [%h2];",              // shared, local, const and param take narrow addresses
+    "st.global.u32 [%h1], %r1;",              // a 16-bit global address: only a ptxas warning
     "ld.local.u32 %r1, [%r2];",
     "atom.shared.add.u32 %r1, [%r2], 1;",
     "ld.global.u32 %r1, [%ud2];",
@@ -131,6 +132,7 @@ const std::vector<std::string> legal = {
     "slct.b32.f32 %r1, %r2, %r3, %f4;",
     "set.eq.f16.s32 %h1, %r2, %r3;",          // f16 and bf16 results for any comparison
     "set.eq.u16.f16 %h1, %h2, %h3;",
+    "set.eq.u32.f16x2 %r1, %r2, %r3;",
     "cvt.rn.satfinite.e5m2x2.f16x2 %h1, %r1;",
     "cvt.rn.f16x2.e5m2x2 %r1, %h1;",
     "cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;",
@@ -271,6 +273,9 @@ const std::vector<std::string> illegal = {
     "cvt.rn.f16x2.f16 %r1, %h1;",
     "cvt.rn.tf32.f64 %r1, %fd1;",
     "cvt.f32.f16x2 %f1, %r1;",
+    "set.eq.f32.f16 %f1, %h1, %h2;",
+    "set.eq.f16x2.bf16x2 %r1, %r2, %r3;",
+    "set.eq.f16.f16x2 %h1, %r2, %r3;",
 };
 
 std::string lint_messages(const std::string& line) {
