@@ -72,7 +72,7 @@ public:
         name_ = row.key;
         if (has_word(after_key, "wide")) name_ += ".wide";
         if (vec_) name_ += fmt::format(".v{}", vec_);
-        for (uint32_t i = 0; i < ntypes_; ++i) name_ += fmt::format(".{}", to_string(types_[i]));
+        for (uint32_t i = 0; i < ntypes_ && i < types_.size(); ++i) name_ += fmt::format(".{}", to_string(types_[i]));
 
         size_t node = 0;
         const auto& ops = v_.ins.operands;
@@ -100,6 +100,7 @@ private:
         }
     }
     static bool wide(role r) { return r == role::type_wide || r == role::second_wide; }
+    data_type type_at(size_t node) const { return node < v_.types.size() ? v_.types[node] : data_type::none; }
 
     void fail(pos_t p, std::string msg) {
         out_.push_back({p, std::move(msg)});
@@ -111,12 +112,12 @@ private:
         data_type want = want_of(r);
         if (want == data_type::none) return;
         if (op.kind == operand_kind::name && !(op.flags & op_negated)) {
-            data_type have = v_.types[node];
+            data_type have = type_at(node);
             if (have != data_type::none && !register_fits(want, have, wide(r)))
                 fail(op.pos, fmt::format("operand {} of '{}' must be {}, but '{}' is .{}", index, name_,
                                          describe(want, wide(r)), v_.m.str(op.name), to_string(have)));
         } else if (op.kind == operand_kind::name) { // !%p
-            data_type have = v_.types[node];
+            data_type have = type_at(node);
             if (have != data_type::none && have != data_type::pred)
                 fail(op.pos, fmt::format("operand {} of '{}': only a predicate can be negated, but '{}' is .{}", index,
                                          name_, v_.m.str(op.name), to_string(have)));
@@ -143,14 +144,14 @@ private:
         size_t child = node + 1;
         uint32_t width = 0;
         for (const auto& e : op.elems) {
-            if (e.kind == operand_kind::name && v_.types[child] == data_type::pred) {
+            if (e.kind == operand_kind::name && type_at(child) == data_type::pred) {
                 // ptxas takes {%r1, %p1} for .v2.u32 (not for .f32 or .u64):
                 // a quirk left unjudged rather than guessed.
                 child += node_count(e);
                 continue;
             }
             if (e.kind == operand_kind::name) {
-                data_type have = v_.types[child];
+                data_type have = type_at(child);
                 uint32_t bits = info_of(have).bits;
                 if (bits && width && bits != width && info_of(have).kind != type_kind::unknown) {
                     fail(e.pos, fmt::format("the elements of operand {} of '{}' must be registers of one width, but '{}' is .{}",
@@ -168,7 +169,7 @@ private:
     // A name that is no scalar register may be a vector register
     // (.reg .v4 .f32 %v, %tid), which .vN takes whole.
     void vector_count(const operand& op, size_t index, size_t node) {
-        if (op.kind == operand_kind::name && v_.types[node] == data_type::none) return;
+        if (op.kind == operand_kind::name && type_at(node) == data_type::none) return;
         if (op.kind != operand_kind::vector)
             fail(op.pos, fmt::format("operand {} of '{}' must be a vector of {} registers {{...}}", index, name_, vec_));
         else if (op.elems.size() != vec_)
@@ -181,11 +182,11 @@ private:
         case operand_kind::sink: return;
         case operand_kind::address:
             if (r == role::address && op.name != no_symbol) {
-                type_info t = info_of(v_.types[node]);
+                type_info t = info_of(type_at(node));
                 if (t.kind == type_kind::floating || t.kind == type_kind::half || t.kind == type_kind::pred)
                     fail(op.pos + 1, fmt::format("the address in operand {} of '{}' must be an integer or bit-type "
                                                  "register, but '{}' is .{}", index, name_, v_.m.str(op.name),
-                                                 to_string(v_.types[node])));
+                                                 to_string(type_at(node))));
                 // 32 bits is fatal to ptxas ("32-Bit ABI"); a 16-bit register only draws its warning.
                 else if (t.kind != type_kind::unknown && t.bits == 32 && v_.m.address_size == 64 && wide_addresses_)
                     fail(op.pos + 1, fmt::format("the address in operand {} of '{}' is the {}-bit '{}', but a global or "
@@ -241,10 +242,10 @@ private:
         size_t child = node + 1;
         for (const auto& e : op.elems) {
             if (e.kind == operand_kind::name) {
-                type_info have = info_of(v_.types[child]);
+                type_info have = info_of(type_at(child));
                 if (have.kind != type_kind::unknown && have.bits * n != t.bits) {
                     fail(e.pos, fmt::format("operand {} of '{}' packs {} registers of {} bits each, but '{}' is .{}", index,
-                                            name_, n, t.bits / n, v_.m.str(e.name), to_string(v_.types[child])));
+                                            name_, n, t.bits / n, v_.m.str(e.name), to_string(type_at(child))));
                     return;
                 }
             }

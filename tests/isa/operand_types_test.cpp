@@ -292,6 +292,15 @@ TEST(operand_types, illegal_lines_are_refused) {
     for (const auto& line : illegal) EXPECT_NE(lint_messages(line).find("error:"), std::string::npos) << line;
 }
 
+// Validation checks each instruction shape once per module; the registers'
+// types are part of the shape, so the second line is still refused.
+TEST(operand_types, a_checked_shape_with_other_register_types_is_checked_again) {
+    EXPECT_EQ(lint_messages("add.s32 %r1, %r2, %r3;\nadd.s32 %r1, %rd2, %r3;"),
+              "21:14: error: operand 2 of 'add.s32' must be a 32-bit integer register (.b32, .s32 or .u32), but '%rd2' is .b64");
+    EXPECT_EQ(lint_messages("ld.global.v2.f32 {%f1, %f2}, [%rd1];\nld.global.v2.f32 {%f1, %f2, %f3}, [%rd1];"),
+              "21:18: error: operand 1 of 'ld.v2.f32' has 3 elements, but .v2 needs 2");
+}
+
 // The lists above against ptxas itself.
 TEST(operand_types, ptxas_agrees_with_both_lists) {
     std::string ptxas = find_tool("ptxas");
