@@ -4,7 +4,8 @@
 //   (operand_types.cpp, cvt_rounding_problem);
 // - atom/red: which types each operation takes (atom.and.f32 is refused),
 //   and .noftz, which half-precision add needs and other types refuse;
-// - vote and shfl without .sync, refused for sm_70 and newer from PTX 6.4.
+// - vote and shfl without .sync, refused for sm_70 and newer from PTX 6.4;
+// - setp/set comparisons and types, slct's selector, mma's type pairs.
 #include <fmt/format.h>
 
 #include "isa/detail/check_operands.hpp"
@@ -147,6 +148,61 @@ void selector_and_result(const instruction_view& v, std::vector<located_problem>
     }
 }
 
+// mma.sync (sm_80..sm_90a types, without .kind): A and B of one kind, the
+// D/C types that kind accumulates in, and .row.col except for m8n8k4 .f16.
+void mma(const instruction_view& v, std::vector<located_problem>& out) {
+    enum { none, f16, bf16, tf32, f64, i8, fp8 };
+    auto family = [](data_type t) {
+        switch (t) {
+        case data_type::f16: return f16;
+        case data_type::bf16: return bf16;
+        case data_type::tf32: return tf32;
+        case data_type::f64: return f64;
+        case data_type::s8: case data_type::u8: return i8;
+        case data_type::e4m3: case data_type::e5m2: return fp8;
+        default: return none;
+        }
+    };
+    data_type t[4]{};
+    size_t n = 0;
+    std::string_view shape, layout[2];
+    size_t nlayout = 0;
+    for (size_t i = 1; i < v.words.size(); ++i) {
+        std::string_view w = v.words[i];
+        if (w.starts_with("kind::") || w == "block_scale") return;
+        if (w.starts_with("m") && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos) shape = w;
+        else if ((w == "row" || w == "col") && nlayout < 2) layout[nlayout++] = w;
+        else if (data_type_from(w) != data_type::none) {
+            if (n < 4) t[n] = data_type_from(w);
+            ++n;
+        }
+    }
+    if (n != 4) return; // .s4/.u4/.b1 forms and anything unusual: not judged
+    data_type d = t[0], a = t[1], b = t[2], c = t[3];
+    int fa = family(a), fb = family(b);
+    if (fa == none || fb == none) return;
+    if (fa != fb) {
+        out.push_back({v.word_pos[0], fmt::format("'mma' multiplies A and B of one kind; .{} and .{} differ", to_string(a),
+                                                  to_string(b))});
+        return;
+    }
+    bool m8n8k4_f16 = shape == "m8n8k4" && fa == f16;
+    std::string_view accumulators;
+    bool same = true; // D and C of one type
+    switch (fa) {
+    case f16: case fp8: accumulators = ".f16, .f32"; same = !m8n8k4_f16; break;
+    case bf16: case tf32: accumulators = ".f32"; break;
+    case f64: accumulators = ".f64"; break;
+    case i8: accumulators = ".s32"; break;
+    }
+    if (!m8n8k4_f16 && (!listed(accumulators, to_string(d)) || !listed(accumulators, to_string(c)) || (same && d != c)))
+        out.push_back({v.word_pos[0], fmt::format("'mma' on .{} accumulates in {} (D and C alike), not D .{} and C .{}",
+                                                  to_string(a), accumulators, to_string(d), to_string(c))});
+    else if (!m8n8k4_f16 && nlayout == 2 && (layout[0] != "row" || layout[1] != "col"))
+        out.push_back({v.word_pos[0], fmt::format("'mma.{}' on .{} takes .row.col only, not .{}.{}", shape, to_string(a),
+                                                  layout[0], layout[1])});
+}
+
 void needs_sync(const instruction_view& v, std::vector<located_problem>& out) {
     uint32_t sm = 0;
     std::string suffix;
@@ -166,6 +222,7 @@ void check_combinations(const instruction_view& v, std::vector<located_problem>&
     else if (key == "vote" || key == "shfl") needs_sync(v, out);
     else if (key == "setp" || key == "set") comparison(v, out);
     if (key == "slct" || key == "set") selector_and_result(v, out);
+    else if (key == "mma") mma(v, out);
 }
 
 } // namespace ptxsim::isa::detail

@@ -136,6 +136,12 @@ const std::vector<std::string> legal = {
     "cvt.rn.satfinite.e5m2x2.f16x2 %h1, %r1;",
     "cvt.rn.f16x2.e5m2x2 %r1, %h1;",
     "cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;",
+    "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2, %r3, %r4};", // s8 and u8 mix
+    "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%f1, %f2, %f3, %f4};",
+    "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2};",
+    "mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2}, {%r1, %r2, %r3, %r4};", // m8n8k4 .f16: any layout
+    "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f1}, {%r1, %r2}, {%r1, %r2}, {%r1, %r2, %r3, %r4};",
+    "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};",
 };
 
 // Each refused by ptxas; lint must give at least one error.
@@ -276,6 +282,14 @@ const std::vector<std::string> illegal = {
     "set.eq.f32.f16 %f1, %h1, %h2;",
     "set.eq.f16x2.bf16x2 %r1, %r2, %r3;",
     "set.eq.f16.f16x2 %h1, %r2, %r3;",
+    "mma.sync.aligned.m16n8k16.row.col.f32.f16.bf16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%f1, %f2, %f3, %f4};",
+    "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%f1, %f2, %f3, %f4};",
+    "mma.sync.aligned.m16n8k16.row.col.f16.bf16.bf16.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2};",
+    "mma.sync.aligned.m16n8k16.row.col.f32.s8.s8.s32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r1}, {%r1, %r2, %r3, %r4};",
+    "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2};",
+    "mma.sync.aligned.m8n8k4.row.col.f32.f64.f64.f64 {%fd1, %fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};",
+    "mma.sync.aligned.m8n8k4.col.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};",
+    "mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%f1, %f2, %f3, %f4};",
 };
 
 std::string lint_messages(const std::string& line) {
