@@ -33,9 +33,12 @@ uint32_t min_version_for(uint32_t sm, const std::string& suffix) {
     return 0;
 }
 
+// Each name with its register type (data_type::none when it is no
+// register: a variable, label, function), for the operand type checks.
 struct scope {
-    std::unordered_set<symbol> names;
-    std::unordered_map<uint32_t, uint32_t> ranges; // %r<100>: id of "%r" -> 100
+    std::unordered_map<symbol, data_type> names;
+    struct range { uint32_t count; data_type type; };
+    std::unordered_map<uint32_t, range> ranges; // %r<100>: id of "%r" -> {100, type}
 };
 
 // What a name's text says, worked out once per symbol: is it predefined,
@@ -121,8 +124,8 @@ private:
     }
     pos_t first_pos() const { return 0; }
 
-    void declare(scope& s, symbol name, pos_t p, bool allow_redeclare) {
-        if (!s.names.insert(name).second && !allow_redeclare)
+    void declare(scope& s, symbol name, pos_t p, bool allow_redeclare, data_type type = data_type::none) {
+        if (!s.names.emplace(name, type).second && !allow_redeclare)
             error(p, fmt::format("'{}' is already declared in this scope", m_.str(name)));
     }
     uint32_t prefix_id(std::string_view prefix) {
@@ -154,39 +157,71 @@ private:
     }
 
     void declare_var(scope& s, const var_decl& v, bool allow_redeclare) {
+        // A scalar register's type; vector registers (.reg .v2 .f32) are not judged.
+        data_type type = v.space == state_space::reg && v.vec == 0 ? v.type : data_type::none;
         if (v.is_range) {
-            auto [it, fresh] = s.ranges.emplace(prefix_id(m_.str(v.name)), v.range);
-            if (!fresh) it->second = std::max(it->second, v.range);
+            auto [it, fresh] = s.ranges.emplace(prefix_id(m_.str(v.name)), scope::range{v.range, type});
+            if (!fresh) it->second.count = std::max(it->second.count, v.range);
         } else if (m_.str(v.name) != "_") {
-            declare(s, v.name, v.pos, allow_redeclare);
+            declare(s, v.name, v.pos, allow_redeclare, type);
         }
     }
 
-    bool defined(symbol name) {
+    // Whether `name` is declared here; `type` is its register type (none for
+    // anything else, predefined registers and %r1.b0 selectors included).
+    bool resolve(symbol name, data_type& type) {
+        type = data_type::none;
         const name_info& in = info(name);
         if (in.prefix) {
             for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
                 auto r = (*it)->ranges.find(in.prefix);
-                if (r != (*it)->ranges.end() && in.number < r->second) return true;
+                if (r != (*it)->ranges.end() && in.number < r->second.count) {
+                    type = r->second.type;
+                    return true;
+                }
             }
         }
-        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
-            if ((*it)->names.count(name)) return true;
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+            auto n = (*it)->names.find(name);
+            if (n != (*it)->names.end()) {
+                type = n->second;
+                return true;
+            }
+        }
         if (in.predefined) return true;
         return in.has_component && in.base != no_symbol && defined(in.base);
     }
+    bool defined(symbol name) {
+        data_type ignored;
+        return resolve(name, ignored);
+    }
 
+    // Resolves every name of `op` (and its elements, in pre-order) into
+    // types_, the operand types check_instruction wants; undeclared names
+    // are reported after the instruction's own problems, in operand order.
     void use(const operand& op) {
-        switch (op.kind) {
-        case operand_kind::name:
-        case operand_kind::address:
-            if (op.name != no_symbol && !defined(op.name))
-                error(op.pos + (op.kind == operand_kind::address ? 1 : 0) + ((op.flags & op_negated) ? 1 : 0),
-                      fmt::format("'{}' is not declared", m_.str(op.name)));
-            break;
-        default: break;
-        }
+        data_type type = data_type::none;
+        if ((op.kind == operand_kind::name || op.kind == operand_kind::address) && op.name != no_symbol &&
+            !resolve(op.name, type))
+            undeclared_.push_back(&op);
+        types_.push_back(type);
         for (const auto& e : op.elems) use(e);
+    }
+    void report_undeclared() {
+        for (const operand* op : undeclared_)
+            error(op->pos + (op->kind == operand_kind::address ? 1 : 0) + ((op->flags & op_negated) ? 1 : 0),
+                  fmt::format("'{}' is not declared", m_.str(op->name)));
+    }
+
+    // `@%r1 bra L`: ptxas wants a predicate expression.
+    void guard(const instruction& ins) {
+        data_type type;
+        pos_t p = ins.pos + 1 + (ins.guard_negated ? 1 : 0);
+        if (!resolve(ins.guard, type))
+            error(p, fmt::format("'{}' is not declared", m_.str(ins.guard)));
+        else if (type != data_type::none && type != data_type::pred)
+            error(p, fmt::format("the guard '{}' must be a predicate register, but it is declared .{}", m_.str(ins.guard),
+                                 to_string(type)));
     }
 
     // Labels are visible in their whole block and the blocks inside it; the
@@ -220,11 +255,12 @@ private:
         scopes_.push_back(&local);
         for (const auto& st : body) {
             if (auto ins = std::get_if<instruction>(&st.node)) {
-                if (ins->guard != no_symbol && !defined(ins->guard))
-                    error(ins->pos + 1 + (ins->guard_negated ? 1 : 0),
-                          fmt::format("'{}' is not declared", m_.str(ins->guard)));
-                detail::check_instruction(m_, facts_, *ins, d_, checked_);
+                if (ins->guard != no_symbol) guard(*ins);
+                types_.clear();
+                undeclared_.clear();
                 for (const auto& op : ins->operands) use(op);
+                detail::check_instruction(m_, facts_, *ins, types_, d_, checked_);
+                report_undeclared();
             } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
                 block((*b)->body);
             } else if (auto t = std::get_if<const targets_decl*>(&st.node)) {
@@ -243,6 +279,8 @@ private:
     std::vector<name_info> infos_;
     std::unordered_map<std::string_view, uint32_t> prefix_ids_;
     detail::instruction_cache checked_;
+    std::vector<data_type> types_;           // of the instruction being checked, see use()
+    std::vector<const operand*> undeclared_;
 };
 
 } // namespace

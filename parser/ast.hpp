@@ -34,6 +34,7 @@ enum operand_flags : uint8_t {
     op_unsigned = 2,     // integer literal with U suffix
     op_has_offset = 4,   // name+offset / [name+offset] written with an offset (even +0)
     op_minus = 8,        // -%r1 (negated source of vmad)
+    op_bad_literal = 16, // a number that did not read (reported by the parser; its kind is a guess)
 };
 
 struct operand {

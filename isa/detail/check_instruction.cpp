@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "isa/detail/check_operands.hpp"
+
 #include <array>
 
 namespace ptxsim::isa::detail {
@@ -14,10 +16,7 @@ namespace {
 
 using namespace parser;
 
-struct problem {
-    pos_t pos;
-    std::string message;
-};
+using problem = located_problem;
 
 std::string version_text(uint32_t v) { return fmt::format("{}.{}", v / 10, v % 10); }
 
@@ -195,19 +194,37 @@ private:
 
 } // namespace
 
-bool instruction_cache::contains(const instruction& ins) {
+namespace {
+// One character per operand node: a register's declared type, or the
+// node's kind (a vector's elements follow it, so its length is in the key).
+void put_nodes(std::string& key, const operand& op, std::span<const data_type> types, size_t& node) {
+    data_type t = node < types.size() ? types[node] : data_type::none;
+    ++node;
+    if (t != data_type::none)
+        key.push_back(static_cast<char>(0x80 | static_cast<int>(t)));
+    else
+        key.push_back(static_cast<char>(static_cast<int>(op.kind) | (op.flags & op_negated) << 4));
+    for (const auto& e : op.elems) put_nodes(key, e, types, node);
+}
+} // namespace
+
+bool instruction_cache::contains(const instruction& ins, std::span<const data_type> types) {
     key_.clear();
     auto put = [this](uint32_t v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
     put(ins.opcode);
     for (symbol s : ins.modifiers) put(s);
     put(0xFFFFFFFFu);
-    for (const auto& op : ins.operands) key_.push_back(static_cast<char>(static_cast<int>(op.kind) | (op.flags & op_negated) << 4));
+    size_t node = 0;
+    for (const auto& op : ins.operands) {
+        key_.push_back(static_cast<char>(op.flags & op_negated)); // a top-level negation is part of the shape
+        put_nodes(key_, op, types, node);
+    }
     return clean_.count(key_) != 0;
 }
 
-bool check_instruction(const module& m, const module_facts& facts, const instruction& ins, diagnostics& d,
-                       instruction_cache& cache) {
-    if (cache.contains(ins)) return true;
+bool check_instruction(const module& m, const module_facts& facts, const instruction& ins,
+                       std::span<const data_type> types, diagnostics& d, instruction_cache& cache) {
+    if (cache.contains(ins, types)) return true;
     std::array<std::string_view, 40> words;
     std::array<pos_t, 40> word_pos;
     size_t n = 0;
@@ -257,9 +274,16 @@ bool check_instruction(const module& m, const module_facts& facts, const instruc
     for (const op_info* row : cands) {
         if (row->key_words.size() != best_len || row->key != key) continue;
         auto probs = row_checker(facts, ins, *row, ws, std::span<const pos_t>(word_pos.data(), n), key).run();
-        if (probs.empty()) {
-            cache.add();
-            return true;
+        if (probs.empty()) { // fits the row: now types and combinations the row cannot say
+            instruction_view view{m, facts, ins, *row, ws, std::span<const pos_t>(word_pos.data(), n), types};
+            check_combinations(view, probs);
+            check_operand_types(view, probs);
+            if (probs.empty()) {
+                cache.add();
+                return true;
+            }
+            for (auto& pr : probs) d.error(*m.source, pr.pos, std::move(pr.message));
+            return false;
         }
         if (!best_row || probs.size() < best.size()) {
             best = std::move(probs);

@@ -1,5 +1,6 @@
 #pragma once
 // Checking one instruction against its rows in the instruction table.
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -15,12 +16,14 @@ struct module_facts {
     std::string target;           // "sm_90a"; empty when none
 };
 
-// Instruction shapes (opcode, modifiers, operand kinds) already found clean
-// in this module. Real PTX repeats a few hundred shapes thousands of times,
-// so the table is consulted once per shape, not once per instruction.
+// Instruction shapes (opcode, modifiers, operand kinds and register types)
+// already found clean in this module. Real PTX repeats a few hundred shapes
+// thousands of times, so the table is consulted once per shape, not once
+// per instruction.
 class instruction_cache {
 public:
-    bool contains(const parser::instruction& ins);   // also prepares add()
+    // `types` as for check_instruction; also prepares add().
+    bool contains(const parser::instruction& ins, std::span<const parser::data_type> types);
     void add() { clean_.insert(key_); }
 
 private:
@@ -29,7 +32,10 @@ private:
 };
 
 // Reports problems with `ins` to `d`; returns false when there were any.
+// `types` holds the declared type of each operand node of `ins` in
+// pre-order (an operand, then its elements), data_type::none where the node
+// is not a declared register.
 bool check_instruction(const parser::module& m, const module_facts& facts, const parser::instruction& ins,
-                       parser::diagnostics& d, instruction_cache& cache);
+                       std::span<const parser::data_type> types, parser::diagnostics& d, instruction_cache& cache);
 
 } // namespace ptxsim::isa::detail

@@ -21,6 +21,7 @@ operand builder::make_operand(const raw_operand& raw) {
     op.value = raw.value;
     op.pos = pos(raw.pos);
     if (raw.flags & raw_bad_number) {
+        op.flags |= op_bad_literal;
         if (!raw.name.empty()) error(raw.pos, fmt::format("invalid numeric literal '{}'", raw.name));
         else if (raw.kind == operand_kind::f64 || raw.kind == operand_kind::f32) error(raw.pos, "invalid floating-point literal");
         else error(raw.pos, bad_integer_message(raw.flags));

@@ -1,0 +1,40 @@
+#pragma once
+// Checks beyond the table's operand kinds, run on an instruction once it
+// fits a row: operand types and widths against the instruction's type
+// (check_operands.cpp, rules in operand_types.hpp), and the combinations
+// the table's modifier groups cannot say (check_combinations.cpp).
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "isa/detail/check_instruction.hpp"
+#include "isa/op_table.hpp"
+#include "parser/ast.hpp"
+
+namespace ptxsim::isa::detail {
+
+struct located_problem {
+    parser::pos_t pos;
+    std::string message;
+};
+
+// One instruction as the checks see it.
+struct instruction_view {
+    const parser::module& m;
+    const module_facts& facts;
+    const parser::instruction& ins;
+    const op_info& row;
+    std::span<const std::string_view> words; // opcode word, then every modifier
+    std::span<const parser::pos_t> word_pos; // where each word starts (at its dot)
+    std::span<const parser::data_type> types; // declared type of each operand node, pre-order; none when not a register
+};
+
+// Register and constant operands against the instruction's type, vector
+// operands against .vN, address registers, guards are not here (validate.cpp).
+void check_operand_types(const instruction_view& v, std::vector<located_problem>& out);
+
+// cvt rounding, atom/red operation and type, .noftz, mandatory .sync.
+void check_combinations(const instruction_view& v, std::vector<located_problem>& out);
+
+} // namespace ptxsim::isa::detail
