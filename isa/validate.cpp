@@ -61,10 +61,13 @@ public:
         module_header();
         scope globals;
         std::unordered_map<symbol, linkage> links; // of each module variable declared so far
+        std::unordered_map<symbol, const function*> functions; // the first declaration of each
         for (const auto& item : m_.items) {
             if (auto f = std::get_if<const function*>(&item.node)) {
                 declare(globals, (*f)->name, (*f)->pos, /*allow_redeclare=*/true);
                 earlier_.emplace((*f)->name, detail::addressable::function);
+                auto [first, fresh_fn] = functions.emplace((*f)->name, *f);
+                if (!fresh_fn) detail::check_same_prototype(m_, *first->second, **f, (*f)->pos, "function", d_);
                 if ((*f)->has_body) {
                     auto [it, fresh] = bodies_.emplace((*f)->name, (*f)->pos);
                     if (!fresh) error((*f)->pos, fmt::format("function '{}' is defined twice", m_.str((*f)->name)));
@@ -87,6 +90,9 @@ public:
                                                  : detail::addressable::other_space);
             } else if (auto a = std::get_if<alias_directive>(&item.node)) {
                 declare(globals, a->alias, a->pos, true);
+                auto alias = functions.find(a->alias), target = functions.find(a->target);
+                if (alias != functions.end() && target != functions.end())
+                    detail::check_same_prototype(m_, *target->second, *alias->second, a->pos, "alias", d_);
             }
         }
         check_numbered(globals);

@@ -218,11 +218,53 @@ void check_declaration(const module& m, const module_facts& facts, const var_dec
             return error(fmt::format("predicate '{}' must be declared in .reg, not .{}", name, space));
         if (v.vec) return error(fmt::format("predicate '{}' cannot be a vector", name));
     }
+    if (v.vec && v.space == state_space::param)
+        return error(fmt::format("parameter '{}' cannot be a vector; declare it as .align {} .b8 {}[{}]", name,
+                                 v.vec * size_of(v.type), name, v.vec * size_of(v.type)));
+    // ptxas: "Non-external variable has incomplete type" (parameters aside).
+    if (place == decl_place::module || place == decl_place::body) {
+        for (size_t i = 0; i < v.dims.size(); ++i)
+            if (v.dims[i] == 0 && (i > 0 || (v.link != linkage::extern_ && !v.init.present)))
+                return error(fmt::format("array '{}' has no size: only an .extern array or one with an initial value may "
+                                         "leave it out, and a dimension is never 0",
+                                         name));
+    }
     if (v.vec == 8) return error(fmt::format("a variable is .v2 or .v4; '{}' is declared .v8", name));
     if (v.vec && v.vec * size_of(v.type) > 16)
         return error(fmt::format("'{}' is a vector of {} bits; a vector variable holds at most 128", name,
                                  8 * v.vec * size_of(v.type)));
     if (v.init.present) initializer_check(m, v, earlier, d).run();
+}
+
+namespace {
+const char* parameter_difference(const var_decl& a, const var_decl& b) {
+    if (a.space != b.space) return "state space";
+    if (a.type != b.type || a.vec != b.vec || a.dims.size() != b.dims.size()) return "type";
+    for (size_t i = 0; i < a.dims.size(); ++i)
+        if (a.dims[i] != b.dims[i]) return "type";
+    uint32_t natural = a.vec ? a.vec * size_of(a.type) : size_of(a.type);
+    if ((a.align ? a.align : natural) != (b.align ? b.align : natural)) return "alignment";
+    return nullptr;
+}
+} // namespace
+
+void check_same_prototype(const module& m, const function& first, const function& again, pos_t where, std::string_view what,
+                          diagnostics& d) {
+    auto compare = [&](parser::list<var_decl> a, parser::list<var_decl> b, const char* role) {
+        if (a.size() != b.size()) {
+            d.error(*m.source, where, fmt::format("{} '{}' has {} {} parameters, but '{}' above has {}", what,
+                                                  m.str(again.name), b.size(), role, m.str(first.name), a.size()));
+            return false;
+        }
+        for (size_t i = 0; i < a.size(); ++i)
+            if (const char* diff = parameter_difference(a[i], b[i])) {
+                d.error(*m.source, b[i].pos, fmt::format("{} parameter {} of {} '{}' differs in {} from '{}' above", role, i + 1,
+                                                         what, m.str(again.name), diff, m.str(first.name)));
+                return false;
+            }
+        return true;
+    };
+    if (compare(first.ret, again.ret, "return")) compare(first.params, again.params, "input");
 }
 
 void check_directives(const module& m, const module_facts& facts, const function& f, diagnostics& d) {

@@ -24,6 +24,12 @@ using earlier_symbols = std::unordered_map<parser::symbol, addressable>;
 void check_declaration(const parser::module& m, const module_facts& facts, const parser::var_decl& v, decl_place place,
                        const earlier_symbols& earlier, parser::diagnostics& d);
 
+// A function declared again (a prototype, then its definition) or an
+// .alias of it: ptxas wants the same parameters, in count, state space,
+// type, vector, array shape and alignment ("Inconsistent prototypes").
+void check_same_prototype(const parser::module& m, const parser::function& first, const parser::function& again,
+                          parser::pos_t where, std::string_view what, parser::diagnostics& d);
+
 // The performance directives between a function's parameters and its body.
 void check_directives(const parser::module& m, const module_facts& facts, const parser::function& f,
                       parser::diagnostics& d);
