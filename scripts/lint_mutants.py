@@ -444,8 +444,12 @@ def make_mutant(sources, seed, n):
 
 # ---------------------------------------------------------------- running the tools
 def target_of(text):
-    m = re.search(r'^\s*\.target\s+(sm_\w+)', text, re.M)
-    return m.group(1) if m else 'sm_90a'
+    """The -arch for ptxas: the module's target, or sm_90a for one that ptxas 13
+    cannot compile for (sm_70 and older PTX still assembles for a newer GPU)."""
+    m = re.search(r'^\s*\.target\s+sm_(\d+)(\w*)', text, re.M)
+    if not m or int(m.group(1)) < 75:
+        return 'sm_90a'
+    return f'sm_{m.group(1)}{m.group(2)}'
 
 
 def run_ptxas(ptxas, path, arch):
@@ -562,6 +566,9 @@ def main():
             for n, path, op, what, line, f, (pa, pmsg, la, lmsg) in pool.map(
                     one, range(args.first, args.first + args.count)):
                 counts['run'] += 1
+                if counts['run'] % 1000 == 0:
+                    print(f'lint_mutants: {counts["run"]} run, {counts["agree"]} agree, {time.time() - start:.0f} s',
+                          file=sys.stderr, flush=True)
                 if la is None:
                     kind = 'lint-exit-status'
                 elif pa is None:
