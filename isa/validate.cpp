@@ -120,6 +120,9 @@ private:
                                                   "(--allow-newer-version checks it as 9.0)",
                                                   m_.version.major, m_.version.minor));
         }
+        // ptxas 13: "32-Bit compilation is no longer supported" (sm_90+: "32-Bit ABI ... is not supported").
+        if (m_.address_size == 32)
+            error(m_.address_size_pos, ".address_size 32: ptxas 13 no longer compiles 32-bit PTX; use .address_size 64");
         if (m_.target.empty()) {
             error(first_pos(), "missing .target directive (for example .target sm_90a)");
             return;
