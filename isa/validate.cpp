@@ -214,6 +214,7 @@ private:
         auto place = f.is_entry ? detail::decl_place::entry_param : detail::decl_place::func_param;
         for (const auto& p : f.ret) detail::check_declaration(m_, facts_, p, place, earlier_, d_);
         for (const auto& p : f.params) detail::check_declaration(m_, facts_, p, place, earlier_, d_);
+        detail::check_parameter_list(m_, f, d_);
         detail::check_directives(m_, facts_, f, d_);
     }
 

@@ -218,6 +218,10 @@ void check_declaration(const module& m, const module_facts& facts, const var_dec
             return error(fmt::format("predicate '{}' must be declared in .reg, not .{}", name, space));
         if (v.vec) return error(fmt::format("predicate '{}' cannot be a vector", name));
     }
+    if (v.space == state_space::reg && !v.dims.empty())
+        return error(fmt::format("'{}' is an array and cannot live in registers; declare it in .local", name));
+    if (v.space == state_space::param && v.align > 128)
+        return error(fmt::format("parameter '{}' is aligned to {} bytes; a parameter's alignment is at most 128", name, v.align));
     if (v.vec && v.space == state_space::param)
         return error(fmt::format("parameter '{}' cannot be a vector; declare it as .align {} .b8 {}[{}]", name,
                                  v.vec * size_of(v.type), name, v.vec * size_of(v.type)));
@@ -265,6 +269,16 @@ void check_same_prototype(const module& m, const function& first, const function
         return true;
     };
     if (compare(first.ret, again.ret, "return")) compare(first.params, again.params, "input");
+}
+
+void check_parameter_list(const module& m, const function& f, diagnostics& d) {
+    auto unsized = [](const var_decl& v) { return !v.dims.empty() && v.dims[0] == 0; };
+    for (const auto& r : f.ret)
+        if (unsized(r)) d.error(*m.source, r.pos, fmt::format("return parameter '{}' cannot be an array without a size", m.str(r.name)));
+    for (size_t i = 0; i + 1 < f.params.size(); ++i)
+        if (unsized(f.params[i]))
+            d.error(*m.source, f.params[i].pos,
+                    fmt::format("only the last parameter may be an array without a size, not '{}'", m.str(f.params[i].name)));
 }
 
 void check_directives(const module& m, const module_facts& facts, const function& f, diagnostics& d) {

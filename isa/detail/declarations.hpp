@@ -30,6 +30,9 @@ void check_declaration(const parser::module& m, const module_facts& facts, const
 void check_same_prototype(const parser::module& m, const parser::function& first, const parser::function& again,
                           parser::pos_t where, std::string_view what, parser::diagnostics& d);
 
+// Only the last input parameter may be an array without a size (none of the return ones).
+void check_parameter_list(const parser::module& m, const parser::function& f, parser::diagnostics& d);
+
 // The performance directives between a function's parameters and its body.
 void check_directives(const parser::module& m, const module_facts& facts, const parser::function& f,
                       parser::diagnostics& d);

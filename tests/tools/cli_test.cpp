@@ -24,7 +24,7 @@ TEST(cli, help_and_version) {
     EXPECT_NE(h.out.find("usage: ptxsim <command>"), std::string::npos);
     auto lh = run_ptxsim("lint --help");
     EXPECT_EQ(lh.status, 0);
-    EXPECT_NE(lh.out.find("usage: ptxsim lint [--json] FILE..."), std::string::npos);
+    EXPECT_NE(lh.out.find("usage: ptxsim lint [--json] [--allow-newer-version] FILE..."), std::string::npos);
     auto v = run_ptxsim("--version");
     EXPECT_EQ(v.status, 0);
     EXPECT_EQ(v.out.rfind("ptxsim ", 0), 0u);
@@ -52,6 +52,21 @@ TEST(cli, lint_reports_with_caret_and_exits_1) {
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err.substr(0, r.err.find('\n')), f + ":6:5: error: '.s33' is not a modifier of 'add'");
     EXPECT_NE(r.err.find("\tadd.s33 %r1, %r2;\n  \t   ^\n"), std::string::npos) << r.err;
+}
+
+// ptxas 13.0 refuses .version 10.7; the option checks such a file as 9.0.
+TEST(cli, lint_newer_version_is_an_error_unless_allowed) {
+    std::string text = good;
+    text.replace(text.find(".version 9.0"), 12, ".version 10.7");
+    std::string f = write_temp("ptxsim_cli_newer.ptx", text);
+    auto r = run_ptxsim("lint '" + f + "'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find(": error: PTX ISA 10.7 is newer than 9.0"), std::string::npos) << r.err;
+    auto a = run_ptxsim("lint --allow-newer-version '" + f + "'");
+    EXPECT_EQ(a.status, 0);
+    EXPECT_NE(a.err.find(": warning: PTX ISA 10.7 is newer than the 9.0 that ptxsim knows; checking as 9.0"),
+              std::string::npos)
+        << a.err;
 }
 
 TEST(cli, lint_json) {
