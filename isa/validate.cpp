@@ -62,6 +62,7 @@ public:
         scope globals;
         std::unordered_map<symbol, linkage> links; // of each module variable declared so far
         std::unordered_map<symbol, const function*> functions; // the first declaration of each
+        std::unordered_set<symbol> aliased;
         for (const auto& item : m_.items) {
             if (auto f = std::get_if<const function*>(&item.node)) {
                 declare(globals, (*f)->name, (*f)->pos, /*allow_redeclare=*/true);
@@ -90,6 +91,8 @@ public:
                                                  : detail::addressable::other_space);
             } else if (auto a = std::get_if<alias_directive>(&item.node)) {
                 declare(globals, a->alias, a->pos, true);
+                if (!aliased.insert(a->alias).second)
+                    error(a->pos, fmt::format("'{}' is already an alias; it cannot be aliased again", m_.str(a->alias)));
                 auto alias = functions.find(a->alias), target = functions.find(a->target);
                 if (alias != functions.end() && target != functions.end())
                     detail::check_same_prototype(m_, *target->second, *alias->second, a->pos, "alias", d_);

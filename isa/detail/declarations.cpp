@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -222,9 +223,11 @@ void check_declaration(const module& m, const module_facts& facts, const var_dec
         return error(fmt::format("'{}' is an array and cannot live in registers; declare it in .local", name));
     if (v.space == state_space::param && v.align > 128)
         return error(fmt::format("parameter '{}' is aligned to {} bytes; a parameter's alignment is at most 128", name, v.align));
-    if (v.vec && v.space == state_space::param)
-        return error(fmt::format("parameter '{}' cannot be a vector; declare it as .align {} .b8 {}[{}]", name,
-                                 v.vec * size_of(v.type), name, v.vec * size_of(v.type)));
+    // ptxas allocates a vector (or .f16x2) parameter only as an array (.v2.u32 p[1] is fine).
+    if ((v.vec || v.type == data_type::f16x2) && v.space == state_space::param && v.dims.empty())
+        return error(fmt::format("parameter '{}' cannot be a single vector; declare it as an array ({}[1]) or as .align {} "
+                                 ".b8 {}[{}]",
+                                 name, name, std::max<uint32_t>(1, v.vec) * size_of(v.type), name, std::max<uint32_t>(1, v.vec) * size_of(v.type)));
     // ptxas: "Non-external variable has incomplete type" (parameters aside).
     if (place == decl_place::module || place == decl_place::body) {
         for (size_t i = 0; i < v.dims.size(); ++i)
