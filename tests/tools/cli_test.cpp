@@ -69,6 +69,22 @@ TEST(cli, lint_newer_version_is_an_error_unless_allowed) {
         << a.err;
 }
 
+// ptxsim run and check load modules with the same rule and option.
+TEST(cli, run_and_check_newer_version_is_an_error_unless_allowed) {
+    write_temp("ptxsim_cli_newer_k.ptx", std::string(".version 9.1\n.target sm_90a\n.address_size 64\n") +
+                                              ".visible .entry k()\n{\n\tret;\n}\n");
+    std::string launch = write_temp("ptxsim_cli_newer.json", "{\"module\": \"ptxsim_cli_newer_k.ptx\", \"launches\": "
+                                                             "[{\"kernel\": \"k\", \"grid\": 1, \"block\": 1, \"args\": []}]}\n");
+    auto r = run_ptxsim("run '" + launch + "'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("error: PTX ISA 9.1 is newer than 9.0"), std::string::npos) << r.err;
+    auto a = run_ptxsim("run --allow-newer-version '" + launch + "'");
+    EXPECT_EQ(a.status, 0) << a.err;
+    EXPECT_NE(a.err.find("warning: PTX ISA 9.1 is newer"), std::string::npos) << a.err;
+    EXPECT_EQ(run_ptxsim("check '" + launch + "'").status, 2);
+    EXPECT_EQ(run_ptxsim("check --allow-newer-version '" + launch + "'").status, 0);
+}
+
 TEST(cli, lint_json) {
     std::string f = write_temp("ptxsim_cli_bad.ptx", bad);
     auto r = run_ptxsim("lint --json '" + f + "'");
