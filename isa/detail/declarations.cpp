@@ -211,6 +211,10 @@ void check_declaration(const module& m, const module_facts& facts, const var_dec
     case decl_place::body:
         break;
     }
+    if (v.is_ptr && v.ptr_has_space && v.ptr_space != state_space::global && v.ptr_space != state_space::shared &&
+        v.ptr_space != state_space::const_ && v.ptr_space != state_space::local)
+        return error(fmt::format("'{}' points to .{}; a .ptr names .global, .shared, .const or .local", name,
+                                 to_string(v.ptr_space)));
     if (instruction_only(v.type))
         return error(fmt::format(".{} is an instruction type only; declare '{}' as .b{}", to_string(v.type), name,
                                  8 * size_of(v.type)));
