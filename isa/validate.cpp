@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "isa/detail/check_instruction.hpp"
+#include "isa/detail/declarations.hpp"
 #include "isa/special_registers.hpp"
 
 namespace ptxsim::isa {
@@ -39,6 +40,9 @@ struct scope {
     std::unordered_map<symbol, data_type> names;
     struct range { uint32_t count; data_type type; };
     std::unordered_map<uint32_t, range> ranges; // %r<100>: id of "%r" -> {100, type}
+    // Single names ending in a number (%r5), with where they are declared:
+    // ptxas refuses one that a range of the same scope also declares.
+    std::vector<std::pair<symbol, pos_t>> numbered;
 };
 
 // What a name's text says, worked out once per symbol: is it predefined,
@@ -54,25 +58,50 @@ struct name_info {
 
 class validator {
 public:
-    validator(const module& m, diagnostics& d) : m_(m), d_(d) {}
+    validator(const module& m, diagnostics& d, const validate_options& o) : m_(m), d_(d), options_(o) {}
 
     void run() {
         module_header();
         scope globals;
+        std::unordered_map<symbol, linkage> links; // of each module variable declared so far
+        std::unordered_map<symbol, const function*> functions; // the first declaration of each
+        std::unordered_set<symbol> aliased;
         for (const auto& item : m_.items) {
             if (auto f = std::get_if<const function*>(&item.node)) {
                 declare(globals, (*f)->name, (*f)->pos, /*allow_redeclare=*/true);
+                earlier_.emplace((*f)->name, detail::addressable::function);
+                auto [first, fresh_fn] = functions.emplace((*f)->name, *f);
+                if (!fresh_fn) detail::check_same_prototype(m_, *first->second, **f, (*f)->pos, "function", d_);
                 if ((*f)->has_body) {
                     auto [it, fresh] = bodies_.emplace((*f)->name, (*f)->pos);
                     if (!fresh) error((*f)->pos, fmt::format("function '{}' is defined twice", m_.str((*f)->name)));
                 }
+                function_head(**f);
             } else if (auto v = std::get_if<const var_decl*>(&item.node)) {
-                declare_var(globals, **v, /*allow_redeclare=*/(*v)->link == linkage::extern_ || (*v)->link == linkage::weak ||
-                                             (*v)->link == linkage::common);
+                // An .extern declaration may meet the definition; any other
+                // pair (.weak or .common ones included) is a duplicate to ptxas.
+                auto [prev, fresh] = links.emplace((*v)->name, (*v)->link);
+                bool redeclare = !fresh && (prev->second == linkage::extern_ || (*v)->link == linkage::extern_);
+                if (!fresh && prev->second == linkage::extern_ && (*v)->link == linkage::none)
+                    error((*v)->pos, fmt::format("'{}' is declared .extern above; its definition must be .visible, .weak or "
+                                                 ".common, not file-local",
+                                                 m_.str((*v)->name)));
+                if (!fresh && (*v)->link != linkage::extern_) prev->second = (*v)->link;
+                declare_var(globals, **v, redeclare);
+                detail::check_declaration(m_, facts_, **v, detail::decl_place::module, earlier_, d_);
+                earlier_.emplace((*v)->name, (*v)->space == state_space::global || (*v)->space == state_space::const_
+                                                 ? detail::addressable::global_or_const
+                                                 : detail::addressable::other_space);
             } else if (auto a = std::get_if<alias_directive>(&item.node)) {
                 declare(globals, a->alias, a->pos, true);
+                if (!aliased.insert(a->alias).second)
+                    error(a->pos, fmt::format("'{}' is already an alias; it cannot be aliased again", m_.str(a->alias)));
+                auto alias = functions.find(a->alias), target = functions.find(a->target);
+                if (alias != functions.end() && target != functions.end())
+                    detail::check_same_prototype(m_, *target->second, *alias->second, a->pos, "alias", d_);
             }
         }
+        check_numbered(globals);
         scopes_.push_back(&globals);
         for (const auto& item : m_.items)
             if (auto f = std::get_if<const function*>(&item.node)) function_body(**f);
@@ -88,11 +117,18 @@ private:
             facts_.ptx_version = m_.version.as_int();
             if (m_.version.minor > 9)
                 error(m_.version_pos, fmt::format("invalid PTX ISA version {}.{}", m_.version.major, m_.version.minor));
-            else if (facts_.ptx_version > newest_ptx_version)
+            else if (facts_.ptx_version > newest_ptx_version && options_.allow_newer_version)
                 d_.report(severity::warning, *m_.source, m_.version_pos,
                           fmt::format("PTX ISA {}.{} is newer than the 9.0 that ptxsim knows; checking as 9.0",
                                       m_.version.major, m_.version.minor));
+            else if (facts_.ptx_version > newest_ptx_version) // ptxas 13.0: "Unsupported .version"
+                error(m_.version_pos, fmt::format("PTX ISA {}.{} is newer than 9.0, the newest ptxsim and ptxas 13.0 know "
+                                                  "(--allow-newer-version checks it as 9.0)",
+                                                  m_.version.major, m_.version.minor));
         }
+        // ptxas 13: "32-Bit compilation is no longer supported" (sm_90+: "32-Bit ABI ... is not supported").
+        if (m_.address_size == 32)
+            error(m_.address_size_pos, ".address_size 32: ptxas 13 no longer compiles 32-bit PTX; use .address_size 64");
         if (m_.target.empty()) {
             error(first_pos(), "missing .target directive (for example .target sm_90a)");
             return;
@@ -159,12 +195,35 @@ private:
     void declare_var(scope& s, const var_decl& v, bool allow_redeclare) {
         // A scalar register's type; vector registers (.reg .v2 .f32) are not judged.
         data_type type = v.space == state_space::reg && v.vec == 0 ? v.type : data_type::none;
-        if (v.is_range) {
+        if (v.is_range) { // ptxas: one range per name and scope, whatever the sizes or types
             auto [it, fresh] = s.ranges.emplace(prefix_id(m_.str(v.name)), scope::range{v.range, type});
-            if (!fresh) it->second.count = std::max(it->second.count, v.range);
+            if (!fresh) {
+                error(v.pos, fmt::format("registers '{}<...>' are already declared in this scope", m_.str(v.name)));
+                it->second.count = std::max(it->second.count, v.range);
+            }
         } else if (m_.str(v.name) != "_") {
             declare(s, v.name, v.pos, allow_redeclare, type);
+            if (info(v.name).prefix) s.numbered.emplace_back(v.name, v.pos);
         }
+    }
+
+    // %r2 beside %r<4> in one scope, in either order, is declared twice.
+    void check_numbered(const scope& s) {
+        if (s.ranges.empty()) return;
+        for (const auto& [name, p] : s.numbered) {
+            const name_info& in = info(name);
+            auto r = s.ranges.find(in.prefix);
+            if (r != s.ranges.end() && in.number < r->second.count)
+                error(p, fmt::format("'{}' is already declared in this scope by a register range", m_.str(name)));
+        }
+    }
+
+    void function_head(const function& f) {
+        auto place = f.is_entry ? detail::decl_place::entry_param : detail::decl_place::func_param;
+        for (const auto& p : f.ret) detail::check_declaration(m_, facts_, p, place, earlier_, d_);
+        for (const auto& p : f.params) detail::check_declaration(m_, facts_, p, place, earlier_, d_);
+        detail::check_parameter_list(m_, f, d_);
+        detail::check_directives(m_, facts_, f, d_);
     }
 
     // Whether `name` is declared here; `type` is its register type (none for
@@ -238,20 +297,25 @@ private:
         }
     }
 
+    // Parameters and the body's outermost declarations share one scope:
+    // ptxas refuses a .reg named like a parameter there (not in a nested block).
     void function_body(const function& f) {
         scope params;
         for (const auto& p : f.ret) declare_var(params, p, false);
         for (const auto& p : f.params) declare_var(params, p, false);
-        scopes_.push_back(&params);
-        block(f.body);
-        scopes_.pop_back();
+        block(f.body, &params);
     }
 
-    void block(list<statement> body) {
-        scope local;
+    void block(list<statement> body, scope* outer = nullptr) {
+        scope nested;
+        scope& local = outer ? *outer : nested;
         for (const auto& st : body)
-            if (auto d = std::get_if<decl_stmt>(&st.node)) declare_var(local, *d->decl, false);
+            if (auto d = std::get_if<decl_stmt>(&st.node)) {
+                declare_var(local, *d->decl, false);
+                detail::check_declaration(m_, facts_, *d->decl, detail::decl_place::body, earlier_, d_);
+            }
         collect_labels(body, local);
+        check_numbered(local);
         scopes_.push_back(&local);
         for (const auto& st : body) {
             if (auto ins = std::get_if<instruction>(&st.node)) {
@@ -273,7 +337,9 @@ private:
 
     const module& m_;
     diagnostics& d_;
+    validate_options options_;
     detail::module_facts facts_;
+    detail::earlier_symbols earlier_;
     std::vector<scope*> scopes_;
     std::unordered_map<symbol, pos_t> bodies_;
     std::vector<name_info> infos_;
@@ -285,6 +351,6 @@ private:
 
 } // namespace
 
-void validate(const module& m, diagnostics& d) { validator(m, d).run(); }
+void validate(const module& m, diagnostics& d, const validate_options& options) { validator(m, d, options).run(); }
 
 } // namespace ptxsim::isa

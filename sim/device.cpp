@@ -64,20 +64,21 @@ device::~device() = default;
 
 memory::global_memory& device::global() { return *global_; }
 
-std::optional<size_t> device::load_module_file(const std::string& path, diagnostics& d) {
+std::optional<size_t> device::load_module_file(const std::string& path, diagnostics& d, const isa::validate_options& options) {
     auto m = std::make_unique<loaded_module>();
     m->ast = parse_file(path, d);
     if (d.has_errors()) return std::nullopt;
-    isa::validate(m->ast, d);
+    isa::validate(m->ast, d, options);
     if (d.has_errors()) return std::nullopt;
     return place(std::move(m), d);
 }
 
-std::optional<size_t> device::load_module_text(const std::string& name, std::string text, diagnostics& d) {
+std::optional<size_t> device::load_module_text(const std::string& name, std::string text, diagnostics& d,
+                                               const isa::validate_options& options) {
     auto m = std::make_unique<loaded_module>();
     m->ast = parse(name, std::move(text), d);
     if (d.has_errors()) return std::nullopt;
-    isa::validate(m->ast, d);
+    isa::validate(m->ast, d, options);
     if (d.has_errors()) return std::nullopt;
     return place(std::move(m), d);
 }

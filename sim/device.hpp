@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "isa/decode.hpp"
+#include "isa/validate.hpp"
 #include "models/model.hpp"
 #include "parser/ast.hpp"
 #include "parser/diagnostics.hpp"
@@ -67,8 +68,10 @@ public:
 
     // ---- modules
     // Parses, validates and places a module; diagnostics on failure.
-    std::optional<size_t> load_module_file(const std::string& path, parser::diagnostics& d);
-    std::optional<size_t> load_module_text(const std::string& name, std::string text, parser::diagnostics& d);
+    std::optional<size_t> load_module_file(const std::string& path, parser::diagnostics& d,
+                                           const isa::validate_options& options = {});
+    std::optional<size_t> load_module_text(const std::string& name, std::string text, parser::diagnostics& d,
+                                           const isa::validate_options& options = {});
     // A kernel by its PTX name or, when that is unique, its unmangled base name
     // (`saxpy` for `_Z5saxpyifPKfPf`). `error` says why none was found.
     std::optional<kernel_ref> find_kernel(const std::string& name, std::string& error) const;

@@ -25,11 +25,13 @@ void print_diags(const parser::diagnostics& d, std::ostream& err) {
 int run_launch_file(device& dev, const launch_file& f, const run_settings& s, std::ostream& out, std::ostream& err) {
     parser::diagnostics d;
     for (const auto& m : f.modules) {
-        if (!dev.load_module_file(m, d)) {
+        if (!dev.load_module_file(m, d, s.validate)) {
             print_diags(d, err);
             return 2;
         }
     }
+    if (s.validate.allow_newer_version) print_diags(d, err); // say that a newer .version is checked as 9.0
+    d = parser::diagnostics();
     struct live_buffer {
         const buffer_spec* spec;
         uint64_t address;

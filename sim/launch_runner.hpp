@@ -26,6 +26,7 @@ struct run_settings {
     // same way every time; ptxsim check watches a buffer byte with it).
     std::vector<uint64_t>* buffer_addresses = nullptr;
     launch_stats* totals = nullptr; // when set: the launches' instruction counts and time, added up
+    isa::validate_options validate; // how modules are checked as they load (--allow-newer-version)
 };
 
 // Exit status: 0 ok, 1 kernel fault or mismatch, 2 bad input.

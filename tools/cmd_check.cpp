@@ -30,7 +30,10 @@ int cmd_check(const std::vector<std::string>& args) {
     check::checker_options checker_opts;
     std::string volatile_model;
     bool volatile_as_plain = false;
+    bool allow_newer = false;
     opts.add_options()("file", po::value(&files), "launch file")(
+        "allow-newer-version", po::bool_switch(&allow_newer),
+        "a module whose .version is newer than 9.0 loads with a warning (checked as 9.0) instead of an error")(
         "tool", po::value(&tools), "memcheck (default), racecheck, initcheck, synccheck or all (comma-separated or repeated)")(
         "report-json", po::value(&json_path), "also write the findings as JSON to FILE (docs/check.md)")(
         "error-exitcode", po::value(&error_exitcode), "exit status when an error is found (default 1)")(
@@ -56,7 +59,8 @@ int cmd_check(const std::vector<std::string>& args) {
         "usage: ptxsim check [--tool memcheck|racecheck|initcheck|synccheck|all] [--report-json FILE]\n"
         "                    [--error-exitcode N] [--print-limit N] [--model FILE] [--max-instructions N]\n"
         "                    [--schedules N [--seed S] | --replay S] [--volatile-model auto|cuda|ptx|plain]\n"
-        "                    [--assume-warp-sync] [--only-intra-warp] [--cuda-barrier-rule] LAUNCH.json\n\n"
+        "                    [--assume-warp-sync] [--only-intra-warp] [--cuda-barrier-rule]\n"
+        "                    [--allow-newer-version] LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
         "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
         "kind, access size, space, address, kernel, PTX file:line (and CUDA file:line\n"
@@ -190,6 +194,7 @@ int cmd_check(const std::vector<std::string>& args) {
     sim::run_settings s;
     s.options.max_warp_instructions = budget;
     s.options.threads = 1; // one host thread: findings in a deterministic order
+    s.validate.allow_newer_version = allow_newer;
     // memcheck turns the fault that stops a launch into a finding; without it
     // the fault is printed as `ptxsim run` prints it (after the summary),
     // never left unexplained. A checker's own stop is its finding either way.

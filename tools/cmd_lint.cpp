@@ -14,14 +14,18 @@ int cmd_lint(const std::vector<std::string>& args) {
     po::options_description opts("options");
     std::vector<std::string> files;
     bool json = false;
+    isa::validate_options check;
     opts.add_options()("file", po::value(&files), "PTX files")(
-        "json", po::bool_switch(&json), "write the diagnostics as a JSON array on stdout instead of text on stderr");
+        "json", po::bool_switch(&json), "write the diagnostics as a JSON array on stdout instead of text on stderr")(
+        "allow-newer-version", po::bool_switch(&check.allow_newer_version),
+        "a .version newer than 9.0 is a warning (checked as 9.0), not an error");
     po::variables_map vm;
     const std::string synopsis =
-        "usage: ptxsim lint [--json] FILE...\n\n"
+        "usage: ptxsim lint [--json] [--allow-newer-version] FILE...\n\n"
         "Parses and validates each PTX FILE as ptxas would: syntax, instructions and\n"
         "modifiers against the PTX ISA table, operands, declarations, and features\n"
-        "newer than the file's .version/.target. Errors are printed as\n"
+        "newer than the file's .version/.target. A .version newer than 9.0 is an\n"
+        "error, as ptxas 13.0 refuses it (--allow-newer-version: a warning). Errors are printed as\n"
         "file:line:col: error: message, with the source line and a caret.\n\n"
         "exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable file";
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;
@@ -37,7 +41,7 @@ int cmd_lint(const std::vector<std::string>& args) {
         if (diags.has_errors() && m.source->text().empty() && diags.all().size() == 1 && diags.all()[0].line == 0)
             unreadable = true;
         else
-            isa::validate(m, diags);
+            isa::validate(m, diags, check);
         errors |= diags.has_errors();
         for (const auto& d : diags.all()) {
             if (json) all.push_back(d);

@@ -23,7 +23,10 @@ int cmd_run(const std::vector<std::string>& args) {
     uint32_t threads = 1;
     uint64_t schedule_seed = 0, replay = 0, seed = 0;
     uint32_t schedules = 0;
+    bool allow_newer = false;
     opts.add_options()("file", po::value(&files), "launch file")(
+        "allow-newer-version", po::bool_switch(&allow_newer),
+        "a module whose .version is newer than 9.0 loads with a warning (checked as 9.0) instead of an error")(
         "model", po::value(&model_path), "hardware model file (default: models/h800.json beside the binary's source tree)")(
         "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)")(
         "stats", po::bool_switch(&stats), "print instructions executed, time and thread-instructions per second")(
@@ -35,7 +38,8 @@ int cmd_run(const std::vector<std::string>& args) {
         "dump", po::value(&dump_dir), "write every buffer after the last launch to DIR/<name>.bin, listed in DIR/buffers.txt");
     po::variables_map vm;
     const std::string synopsis =
-        "usage: ptxsim run [--stats] [--threads N] [--max-instructions N] [--model FILE] [--dump DIR] LAUNCH.json\n"
+        "usage: ptxsim run [--stats] [--threads N] [--max-instructions N] [--model FILE] [--dump DIR]\n"
+        "                  [--allow-newer-version] LAUNCH.json\n"
         "       ptxsim run --schedules N [--seed S] LAUNCH.json\n"
         "       ptxsim run --schedule-seed S | --replay S LAUNCH.json\n\n"
         "Runs the kernel launches of a launch file (docs/launch-file.md) on the CPU:\n"
@@ -93,6 +97,7 @@ int cmd_run(const std::vector<std::string>& args) {
     s.options.max_warp_instructions = budget;
     s.options.threads = std::max<uint32_t>(1, threads);
     s.stats = stats;
+    s.validate.allow_newer_version = allow_newer;
     if ((one_schedule || schedules) && threads > 1)
         std::cerr << "ptxsim run: note: schedules run on one host thread; --threads " << threads << " is not used\n";
     if (schedules && stats) std::cerr << "ptxsim run: note: --stats is not used with --schedules (each run is quiet)\n";

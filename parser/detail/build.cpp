@@ -162,6 +162,7 @@ void builder::make_decls(const raw_decl& raw, std::vector<var_decl>& out) {
             head.link = link;
             have_link = true;
         } else if (w.word == "v2" || w.word == "v4" || w.word == "v8") {
+            if (head.vec) error(w.pos, fmt::format("a declaration has one vector width; '.{}' is a second", w.word));
             head.vec = static_cast<uint8_t>(w.word[1] - '0');
         } else if (type != data_type::none) {
             if (head.type != data_type::none)

@@ -102,7 +102,8 @@ const auto declarator_def = here >> raw[decl_name][set_dname] >> -('<' >> must(u
 
 const auto push_word = [](auto& ctx) { x3::_val(ctx).head.push_back(std::move(x3::_attr(ctx))); };
 const auto push_name = [](auto& ctx) { x3::_val(ctx).names.push_back(std::move(x3::_attr(ctx))); };
-const auto decl_def = here >> +(word[push_word]) >> (declarator[push_name] % ',') > ';';
+// ptxas takes a declaration that names nothing (`.reg .b32 ;`) and declares nothing.
+const auto decl_def = here >> +(word[push_word]) >> -(declarator[push_name] % ',') > ';';
 const auto param_def = here >> +(word[push_word]) >> declarator[push_name];
 
 // ---- function heads

@@ -24,7 +24,7 @@ TEST(cli, help_and_version) {
     EXPECT_NE(h.out.find("usage: ptxsim <command>"), std::string::npos);
     auto lh = run_ptxsim("lint --help");
     EXPECT_EQ(lh.status, 0);
-    EXPECT_NE(lh.out.find("usage: ptxsim lint [--json] FILE..."), std::string::npos);
+    EXPECT_NE(lh.out.find("usage: ptxsim lint [--json] [--allow-newer-version] FILE..."), std::string::npos);
     auto v = run_ptxsim("--version");
     EXPECT_EQ(v.status, 0);
     EXPECT_EQ(v.out.rfind("ptxsim ", 0), 0u);
@@ -52,6 +52,37 @@ TEST(cli, lint_reports_with_caret_and_exits_1) {
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err.substr(0, r.err.find('\n')), f + ":6:5: error: '.s33' is not a modifier of 'add'");
     EXPECT_NE(r.err.find("\tadd.s33 %r1, %r2;\n  \t   ^\n"), std::string::npos) << r.err;
+}
+
+// ptxas 13.0 refuses .version 10.7; the option checks such a file as 9.0.
+TEST(cli, lint_newer_version_is_an_error_unless_allowed) {
+    std::string text = good;
+    text.replace(text.find(".version 9.0"), 12, ".version 10.7");
+    std::string f = write_temp("ptxsim_cli_newer.ptx", text);
+    auto r = run_ptxsim("lint '" + f + "'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find(": error: PTX ISA 10.7 is newer than 9.0"), std::string::npos) << r.err;
+    auto a = run_ptxsim("lint --allow-newer-version '" + f + "'");
+    EXPECT_EQ(a.status, 0);
+    EXPECT_NE(a.err.find(": warning: PTX ISA 10.7 is newer than the 9.0 that ptxsim knows; checking as 9.0"),
+              std::string::npos)
+        << a.err;
+}
+
+// ptxsim run and check load modules with the same rule and option.
+TEST(cli, run_and_check_newer_version_is_an_error_unless_allowed) {
+    write_temp("ptxsim_cli_newer_k.ptx", std::string(".version 9.1\n.target sm_90a\n.address_size 64\n") +
+                                              ".visible .entry k()\n{\n\tret;\n}\n");
+    std::string launch = write_temp("ptxsim_cli_newer.json", "{\"module\": \"ptxsim_cli_newer_k.ptx\", \"launches\": "
+                                                             "[{\"kernel\": \"k\", \"grid\": 1, \"block\": 1, \"args\": []}]}\n");
+    auto r = run_ptxsim("run '" + launch + "'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("error: PTX ISA 9.1 is newer than 9.0"), std::string::npos) << r.err;
+    auto a = run_ptxsim("run --allow-newer-version '" + launch + "'");
+    EXPECT_EQ(a.status, 0) << a.err;
+    EXPECT_NE(a.err.find("warning: PTX ISA 9.1 is newer"), std::string::npos) << a.err;
+    EXPECT_EQ(run_ptxsim("check '" + launch + "'").status, 2);
+    EXPECT_EQ(run_ptxsim("check --allow-newer-version '" + launch + "'").status, 0);
 }
 
 TEST(cli, lint_json) {
