@@ -40,8 +40,9 @@ std::uint8_t cvt_e5m2_f32(std::uint32_t a, rounding r, cvt_mods m = {});
 std::uint8_t cvt_e4m3_f16(std::uint16_t a, rounding r, cvt_mods m = {});
 std::uint8_t cvt_e5m2_f16(std::uint16_t a, rounding r, cvt_mods m = {});
 
-// Widening, exact. A NaN keeps its sign and payload (shifted left, quiet bit
-// set) between f16/bf16 and f32; from fp8 it gives the canonical NaN.
+// Widening, exact. An f16 NaN keeps its sign and payload (shifted left,
+// quiet bit set); bf16 is shifted up 16 bits, a NaN included; from fp8 a NaN
+// gives the canonical NaN.
 std::uint32_t cvt_f32_f16(std::uint16_t a);
 std::uint32_t cvt_f32_bf16(std::uint16_t a);
 std::uint32_t cvt_f32_e4m3(std::uint8_t a);

@@ -71,7 +71,7 @@ TEST(nan_bits, cvt_between_floats_keeps_sign_and_payload) {
     mov.b16 %h1, 0xFFFF;  cvt.f32.f16 %f1, %h1;     st.global.f32 [%rd1+4], %f1;
     mov.b16 %h1, 0xFFFF;  cvt.f64.f16 %rd2, %h1;    st.global.b64 [%rd1+8], %rd2;
     mov.b16 %h1, 0x7FF8;  cvt.f64.bf16 %rd2, %h1;   st.global.b64 [%rd1+16], %rd2;
-    mov.b32 %f1, 0fFFFFFFFF;  cvt.rn.f16.f32 %h2, %f1;  st.global.b16 [%rd1+24], %h2;
+    mov.b64 %rd2, 0xFFFFFFFFFFFFFFFF;  cvt.rm.f16.f64 %h2, %rd2;  st.global.b16 [%rd1+24], %h2;
     mov.b64 %rd2, 0xFFFFFFFFFFFFFFFF;  cvt.rn.f32.f64 %f2, %rd2;  st.global.f32 [%rd1+28], %f2;
     mov.b64 %rd2, 0xFFFFFFFFFFFFFFFF;  cvt.rz.f32.f64 %f2, %rd2;  st.global.f32 [%rd1+32], %f2;
     mov.b32 %f1, 0fFFFFFFFF;  cvt.f64.f32 %rd2, %f1;    st.global.b64 [%rd1+40], %rd2;
@@ -81,12 +81,26 @@ TEST(nan_bits, cvt_between_floats_keeps_sign_and_payload) {
     EXPECT_EQ(out[1], 0xFFFFE000u);                                   // observed on H200, difftest (66 programs)
     EXPECT_EQ(out[2] | uint64_t(out[3]) << 32, 0xFFFFFC0000000000ull); // observed on H200, difftest (45 programs)
     EXPECT_EQ(out[4] | uint64_t(out[5]) << 32, 0x7FFF000000000000ull); // observed on H200, difftest (36 programs)
-    EXPECT_EQ(out[6], 0xFFFFu);                                       // observed on H200, difftest (116 programs)
+    EXPECT_EQ(out[6], 0xFFFFu);                                       // observed on H200, difftest (116 programs, f64 sources)
     EXPECT_EQ(out[7], 0xFFFFFFFFu);                                   // observed on H200, difftest (126 programs)
     EXPECT_EQ(out[8], 0xFFFFFFFFu);                                   // any rounding mode
     EXPECT_EQ(out[10] | uint64_t(out[11]) << 32, 0xFFFFFFFFE0000000ull); // widening appends zeros
     EXPECT_EQ(out[12], 0x7FF80000u); // bf16 to f32: the bits shifted up 16
     EXPECT_EQ(out[13], 0x7FC0u); // payload only in dropped bits: the quiet bit keeps it a NaN
+}
+
+// The two exceptions: f32 to f16 gives the canonical NaN, and bf16 to f32
+// only moves the bits (a signalling NaN stays signalling).
+TEST(nan_bits, cvt_f16_from_f32_is_canonical_and_bf16_to_f32_a_shift) {
+    auto out = run_body(R"(
+    cvt.rm.f16.f32 %h1, 0f7FC00000;  st.global.b16 [%rd1], %h1;
+    cvt.rm.f16.f32 %h1, 0fFFFFFFFE;  st.global.b16 [%rd1+4], %h1;
+    mov.b16 %h1, 0x7F9F;  cvt.f32.bf16 %f1, %h1;  st.global.f32 [%rd1+8], %f1;
+    mov.b16 %h1, 0x7F86;  cvt.f32.bf16 %f1, %h1;  st.global.f32 [%rd1+12], %f1;)", 4);
+    EXPECT_EQ(out[0], 0x7FFFu);     // observed on H200, difftest seed 52
+    EXPECT_EQ(out[1], 0x7FFFu);     // observed on H200, difftest seed 52
+    EXPECT_EQ(out[2], 0x7F9F0000u); // observed on H200, difftest seed 28
+    EXPECT_EQ(out[3], 0x7F860000u); // observed on H200, difftest seed 354
 }
 
 // cvt.rna.tf32.f32 of a NaN: sign and top payload kept, low 13 bits cleared.

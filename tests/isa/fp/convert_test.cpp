@@ -34,14 +34,20 @@ u64 ref_nan_convert(const ref_format& from, const ref_format& to, u64 a) {
   return (negative ? sign_bit(to) : 0) | (((u64{1} << to.exp_bits) - 1) << to.mant_bits) | kept;
 }
 
+// Not from f32 to f16/bf16: those give the canonical 0x7FFF (observed on
+// H200, difftest seed 52).
 bool keeps_nan_payload(const ref_format& from, const ref_format& to, cvt_mods m) {
-  auto wide_ieee = [](const ref_format& f) { return f.ieee && 1 + f.exp_bits + f.mant_bits >= 16; };
-  return wide_ieee(from) && wide_ieee(to) && !m.relu && !m.sat && !m.satfinite;
+  auto width = [](const ref_format& f) { return 1 + f.exp_bits + f.mant_bits; };
+  if (width(from) == 32 && width(to) == 16) return false;
+  return from.ieee && to.ieee && width(from) >= 16 && width(to) >= 16 && !m.relu && !m.sat && !m.satfinite;
 }
 
 // PTX cvt modifiers applied to the MPFR result (see convert.hpp).
 u64 ref_convert(const ref_format& from, const ref_format& to, u64 a, rounding r, cvt_mods m) {
   if (m.ftz && from.exp_bits == 8 && from.mant_bits == 23) a = ref_flush(from, a);
+  // bf16 -> f32 moves the 16 bits up, a signalling NaN staying signalling
+  // (observed on H200, difftest seeds 28, 354).
+  if (ref_is_nan(from, a) && from.exp_bits == 8 && from.mant_bits == 7 && to.mant_bits == 23) return a << 16;
   if (ref_is_nan(from, a) && keeps_nan_payload(from, to, m)) return ref_nan_convert(from, to, a);
   if (ref_is_nan(from, a)) return m.sat ? 0 : expected_nan(to, {});
   big x;
@@ -207,17 +213,24 @@ TEST(fp_convert, nan_payloads_as_an_h200_converts_them) {
   // them by the same rule): bf16 0x7FF0 and f16 0x7E00.
   EXPECT_EQ(cvt_f64_f32(cvt_f32_bf16(0x7FF0)), 0x7FFE000000000000ull);
   EXPECT_EQ(cvt_f64_f32(cvt_f32_f16(0x7E00)), 0x7FF8000000000000ull);
-  // f32 0xFFFFFFFF narrowed to f16 (observed on H200, difftest: 116 programs).
-  EXPECT_EQ(cvt_f16_f32(0xFFFFFFFF, rounding::rn), 0xFFFFu);
+  // f64 0xFFF...F narrowed to f16 in every rounding mode (observed on H200,
+  // difftest: 116 programs, cvt.rn/.rz/.rm/.rp.f16.f64).
+  for (rounding r : directed_modes) EXPECT_EQ(cvt_f16_f64(0xFFFFFFFFFFFFFFFFull, r), 0xFFFFu);
+  // f32 to f16: the canonical NaN, sign dropped (observed on H200, difftest seed 52, cvt.rm.f16.f32).
+  EXPECT_EQ(cvt_f16_f32(0x7FC00000, rounding::rm), 0x7FFFu);
+  EXPECT_EQ(cvt_f16_f32(0xFFFFFFFE, rounding::rm), 0x7FFFu);
+  // bf16 to f32 keeps a signalling NaN signalling (observed on H200, difftest seeds 28, 354).
+  EXPECT_EQ(cvt_f32_bf16(0x7F9F), 0x7F9F0000u);
+  EXPECT_EQ(cvt_f32_bf16(0x7F86), 0x7F860000u);
   // f64 0xFFF...F narrowed to f32 (observed on H200, difftest: 126 programs).
   EXPECT_EQ(cvt_f32_f64(0xFFFFFFFFFFFFFFFFull, rounding::rn), 0xFFFFFFFFu);
   // A signalling NaN whose payload lives only in the dropped bits stays a
   // NaN: the quiet bit is set (IEEE 754 quiets on conversion).
   EXPECT_EQ(cvt_f32_f64(0x7FF0000000000001ull, rounding::rz), 0x7FC00000u);
-  EXPECT_EQ(cvt_bf16_f32(0xFF800001, rounding::rn), 0xFFC0u);
+  EXPECT_EQ(cvt_bf16_f64(0xFFF0000000000001ull, rounding::rn), 0xFFC0u);
   EXPECT_EQ(cvt_f16_f64(0x7FF0000000000001ull, rounding::rn), 0x7E00u);
   // .relu makes a NaN canonical (PTX); .sat makes it +0.
-  EXPECT_EQ(cvt_f16_f32(0xFFFFFFFF, rounding::rn, {.relu = true}), 0x7FFFu);
+  EXPECT_EQ(cvt_f16_f64(0xFFFFFFFFFFFFFFFFull, rounding::rn, {.relu = true}), 0x7FFFu);
   EXPECT_EQ(cvt_f32_f64(0xFFFFFFFFFFFFFFFFull, rounding::rn, {.sat = true}), 0u);
 }
 
