@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CPU reference for launch.json. Exact: integer results by exact rational
 rounding (fractions) then the PTX saturation rules (clamp to the destination
-range, NaN -> 0); floating results rounded once from the exact value by
+range, NaN -> 0, but an f64 NaN -> a signed type's minimum as on an H200); floating results rounded once from the exact value by
 fpref.py in the instruction's rounding mode."""
 import math
 import struct
