@@ -40,7 +40,9 @@ std::uint8_t cvt_e5m2_f32(std::uint32_t a, rounding r, cvt_mods m = {});
 std::uint8_t cvt_e4m3_f16(std::uint16_t a, rounding r, cvt_mods m = {});
 std::uint8_t cvt_e5m2_f16(std::uint16_t a, rounding r, cvt_mods m = {});
 
-// Widening, exact. A NaN input gives the destination's canonical NaN.
+// Widening, exact. An f16 NaN keeps its sign and payload (shifted left,
+// quiet bit set); bf16 is shifted up 16 bits, a NaN included; from fp8 a NaN
+// gives the canonical NaN.
 std::uint32_t cvt_f32_f16(std::uint16_t a);
 std::uint32_t cvt_f32_bf16(std::uint16_t a);
 std::uint32_t cvt_f32_e4m3(std::uint8_t a);
@@ -58,8 +60,9 @@ std::uint16_t cvt_int_round_bf16(std::uint16_t a, rounding r, cvt_mods m = {});
 enum class int_type { s8, s16, s32, s64, u8, u16, u32, u64 };
 
 // Float to integer, rounded by r (.rni .rzi .rmi .rpi), then clamped to the
-// destination range; NaN gives 0. Signed results come back sign-extended
-// to 64 bits, unsigned zero-extended.
+// destination range; NaN gives 0, except that an f64 NaN gives a signed
+// destination's minimum (without .sat), as an H200 does. Signed results come
+// back sign-extended to 64 bits, unsigned zero-extended.
 std::uint64_t cvt_int_f32(std::uint32_t a, int_type t, rounding r, cvt_mods m = {});
 std::uint64_t cvt_int_f64(std::uint64_t a, int_type t, rounding r, cvt_mods m = {});
 std::uint64_t cvt_int_f16(std::uint16_t a, int_type t, rounding r);

@@ -35,6 +35,9 @@ uint64_t compute(uint64_t a, uint64_t b, uint64_t c, fp::rounding r, uint8_t fla
         else if constexpr (Op == fop::rcp) return fp::rcp_f64(a, r, m);
         else if constexpr (Op == fop::min) return fp::min_f64(a, b, mm);
         else if constexpr (Op == fop::max) return fp::max_f64(a, b, mm);
+        // abs/neg.f64 return a NaN unchanged, sign included (observed on H200,
+        // difftest seeds 10, 13, 15): the f64 unit does not touch a NaN.
+        else if ((a & ~(1ull << 63)) > 0x7FF0000000000000ull) return a;
         else if constexpr (Op == fop::abs) return a & ~(1ull << 63);
         else return a ^ (1ull << 63);
     } else {
@@ -50,6 +53,10 @@ uint64_t compute(uint64_t a, uint64_t b, uint64_t c, fp::rounding r, uint8_t fla
         else if constexpr (Op == fop::rcp) return fp::rcp_f32(x, r, m);
         else if constexpr (Op == fop::min) return fp::min_f32(x, y, mm);
         else if constexpr (Op == fop::max) return fp::max_f32(x, y, mm);
+        // abs/neg.f32 (with or without .ftz) of a NaN give the canonical NaN
+        // 0x7FFFFFFF, not the input with its sign changed (observed on H200,
+        // difftest seeds 4, 5, 7, 9, 16).
+        else if ((x & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFFFFFu;
         else if constexpr (Op == fop::abs) return flush(x) & 0x7FFFFFFFu;
         else return flush(x) ^ 0x80000000u;
     }
@@ -151,6 +158,10 @@ uint16_t half_op(uint16_t a, uint16_t b, uint16_t c, fp::rounding r, uint8_t fla
     else if constexpr (Op == fop::fma) return Bf ? fp::fma_bf16(a, b, c, r, m) : fp::fma_f16(a, b, c, r, m);
     else if constexpr (Op == fop::min) return Bf ? fp::min_bf16(a, b, mm) : fp::min_f16(a, b, mm);
     else if constexpr (Op == fop::max) return Bf ? fp::max_bf16(a, b, mm) : fp::max_f16(a, b, mm);
+    // abs/neg of a NaN half give the canonical NaN 0x7FFF, each half of a
+    // pair independently (observed on H200, difftest seeds 1 and 14); f16's
+    // NaNs are above 0x7C00, bf16's above 0x7F80.
+    else if ((a & 0x7FFF) > (Bf ? 0x7F80 : 0x7C00)) return 0x7FFF;
     else if constexpr (Op == fop::abs) return a & 0x7FFF;
     else return a ^ 0x8000; // neg
 }

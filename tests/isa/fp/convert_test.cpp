@@ -23,9 +23,32 @@ struct failures {
   }
 };
 
+// A NaN converted between IEEE formats of 16 bits or more, as an H200 does
+// it (difftest, 1,000 random programs): the sign kept, the payload read as a
+// binary fraction and cut to the destination's fraction width (so widening
+// appends zeros, narrowing drops the low bits), the quiet bit set.
+u64 ref_nan_convert(const ref_format& from, const ref_format& to, u64 a) {
+  const u64 fraction = (a & ((u64{1} << from.mant_bits) - 1)) << (64 - from.mant_bits); // .f1 f2 f3 ... left-aligned
+  const u64 kept = (fraction >> (64 - to.mant_bits)) | (u64{1} << (to.mant_bits - 1));
+  const bool negative = (a >> (from.exp_bits + from.mant_bits)) & 1;
+  return (negative ? sign_bit(to) : 0) | (((u64{1} << to.exp_bits) - 1) << to.mant_bits) | kept;
+}
+
+// Not from f32 to f16/bf16: those give the canonical 0x7FFF (observed on
+// H200, difftest seed 52).
+bool keeps_nan_payload(const ref_format& from, const ref_format& to, cvt_mods m) {
+  auto width = [](const ref_format& f) { return 1 + f.exp_bits + f.mant_bits; };
+  if (width(from) == 32 && width(to) == 16) return false;
+  return from.ieee && to.ieee && width(from) >= 16 && width(to) >= 16 && !m.relu && !m.sat && !m.satfinite;
+}
+
 // PTX cvt modifiers applied to the MPFR result (see convert.hpp).
 u64 ref_convert(const ref_format& from, const ref_format& to, u64 a, rounding r, cvt_mods m) {
   if (m.ftz && from.exp_bits == 8 && from.mant_bits == 23) a = ref_flush(from, a);
+  // bf16 -> f32 moves the 16 bits up, a signalling NaN staying signalling
+  // (observed on H200, difftest seeds 28, 354).
+  if (ref_is_nan(from, a) && from.exp_bits == 8 && from.mant_bits == 7 && to.mant_bits == 23) return a << 16;
+  if (ref_is_nan(from, a) && keeps_nan_payload(from, to, m)) return ref_nan_convert(from, to, a);
   if (ref_is_nan(from, a)) return m.sat ? 0 : expected_nan(to, {});
   big x;
   ref_decode(from, a, x.v);
@@ -163,11 +186,52 @@ TEST(fp_convert, f32_to_tf32) {
     for (rounding r : modes) {
       const u64 a = inputs[k];
       const cvt_mods m = narrow_mods[i++ % 4];
-      const u64 want = ref_is_nan(ref_f32, a) ? 0x7FFFFFFF : ref_convert(ref_f32, ref_tf32, a, r, m) << 13;
+      // NaN: payload kept (below) unless .relu/.satfinite, which give f32's canonical NaN.
+      const u64 want = ref_is_nan(ref_f32, a) && !keeps_nan_payload(ref_f32, ref_tf32, m) ? 0x7FFFFFFF
+                                                                                         : ref_convert(ref_f32, ref_tf32, a, r, m) << 13;
       fl.report(cvt_tf32_f32(uint32_t(a), r, m), want, what("cvt.tf32.f32", a, r, m));
     }
   EXPECT_EQ(cvt_tf32_f32(0x3F801000, rounding::rna), 0x3F802000u); // tie away
   EXPECT_EQ(cvt_tf32_f32(0x3F801000, rounding::rn), 0x3F800000u);  // tie to even
+  // NaN: sign and top payload kept, low 13 bits cleared (observed on H200, difftest seed 2).
+  EXPECT_EQ(cvt_tf32_f32(0x7FFFFFFF, rounding::rna), 0x7FFFE000u);
+  EXPECT_EQ(cvt_tf32_f32(0x7FC00000, rounding::rna), 0x7FC00000u);
+  EXPECT_EQ(cvt_tf32_f32(0xFFFFFFFC, rounding::rna), 0xFFFFE000u);
+}
+
+// Each NaN pair the H200 gave in the difftest comparison (1,000 random
+// programs; ptxsim had given a canonical NaN), bit for bit.
+TEST(fp_convert, nan_payloads_as_an_h200_converts_them) {
+  // f16 0x7FFF / 0xFFFF widened to f32 (observed on H200, difftest: 79 and 66 programs).
+  EXPECT_EQ(cvt_f32_f16(0x7FFF), 0x7FFFE000u);
+  EXPECT_EQ(cvt_f32_f16(0xFFFF), 0xFFFFE000u);
+  // f16 0xFFFF to f64 (observed on H200, difftest: 45 programs), through f32 as cvt.f64.f16 does.
+  EXPECT_EQ(cvt_f64_f32(cvt_f32_f16(0xFFFF)), 0xFFFFFC0000000000ull);
+  // bf16 0x7FF8 to f64 (observed on H200, difftest: 36 programs).
+  EXPECT_EQ(cvt_f64_f32(cvt_f32_bf16(0x7FF8)), 0x7FFF000000000000ull);
+  // The other two f64 results seen (sources not recorded; these inputs give
+  // them by the same rule): bf16 0x7FF0 and f16 0x7E00.
+  EXPECT_EQ(cvt_f64_f32(cvt_f32_bf16(0x7FF0)), 0x7FFE000000000000ull);
+  EXPECT_EQ(cvt_f64_f32(cvt_f32_f16(0x7E00)), 0x7FF8000000000000ull);
+  // f64 0xFFF...F narrowed to f16 in every rounding mode (observed on H200,
+  // difftest: 116 programs, cvt.rn/.rz/.rm/.rp.f16.f64).
+  for (rounding r : directed_modes) EXPECT_EQ(cvt_f16_f64(0xFFFFFFFFFFFFFFFFull, r), 0xFFFFu);
+  // f32 to f16: the canonical NaN, sign dropped (observed on H200, difftest seed 52, cvt.rm.f16.f32).
+  EXPECT_EQ(cvt_f16_f32(0x7FC00000, rounding::rm), 0x7FFFu);
+  EXPECT_EQ(cvt_f16_f32(0xFFFFFFFE, rounding::rm), 0x7FFFu);
+  // bf16 to f32 keeps a signalling NaN signalling (observed on H200, difftest seeds 28, 354).
+  EXPECT_EQ(cvt_f32_bf16(0x7F9F), 0x7F9F0000u);
+  EXPECT_EQ(cvt_f32_bf16(0x7F86), 0x7F860000u);
+  // f64 0xFFF...F narrowed to f32 (observed on H200, difftest: 126 programs).
+  EXPECT_EQ(cvt_f32_f64(0xFFFFFFFFFFFFFFFFull, rounding::rn), 0xFFFFFFFFu);
+  // A signalling NaN whose payload lives only in the dropped bits stays a
+  // NaN: the quiet bit is set (IEEE 754 quiets on conversion).
+  EXPECT_EQ(cvt_f32_f64(0x7FF0000000000001ull, rounding::rz), 0x7FC00000u);
+  EXPECT_EQ(cvt_bf16_f64(0xFFF0000000000001ull, rounding::rn), 0xFFC0u);
+  EXPECT_EQ(cvt_f16_f64(0x7FF0000000000001ull, rounding::rn), 0x7E00u);
+  // .relu makes a NaN canonical (PTX); .sat makes it +0.
+  EXPECT_EQ(cvt_f16_f64(0xFFFFFFFFFFFFFFFFull, rounding::rn, {.relu = true}), 0x7FFFu);
+  EXPECT_EQ(cvt_f32_f64(0xFFFFFFFFFFFFFFFFull, rounding::rn, {.sat = true}), 0u);
 }
 
 TEST(fp_convert, f64_f32) {

@@ -94,7 +94,9 @@ TEST(fp_int_convert, float_to_int) {
     fl.report(cvt_int_f32(uint32_t(a), t, r, {.ftz = ftz}), ref_to_int(ref_f32, ftz ? ref_flush(ref_f32, a) : a, t, r),
               "cvt.int.f32 " + hex(a) + " " + mode_name(r) + " w" + std::to_string(width(t)));
     const u64 b = int_like(g, ref_f64);
-    fl.report(cvt_int_f64(b, t, r), ref_to_int(ref_f64, b, t, r), "cvt.int.f64 " + hex(b) + " " + mode_name(r));
+    // An f64 NaN gives a signed destination's minimum, sign-extended (as an H200 does; see below).
+    const u64 want64 = ref_is_nan(ref_f64, b) && is_signed(t) ? ~u64{0} << (width(t) - 1) : ref_to_int(ref_f64, b, t, r);
+    fl.report(cvt_int_f64(b, t, r), want64, "cvt.int.f64 " + hex(b) + " " + mode_name(r));
     const u64 h = g.any(ref_f16);
     fl.report(cvt_int_f16(uint16_t(h), t, r), ref_to_int(ref_f16, h, t, r), "cvt.int.f16 " + hex(h));
     fl.report(cvt_int_bf16(uint16_t(h), t, r), ref_to_int(ref_bf16, h, t, r), "cvt.int.bf16 " + hex(h));
@@ -106,6 +108,24 @@ TEST(fp_int_convert, float_to_int) {
   EXPECT_EQ(cvt_int_f32(0x3FC00000, int_type::s32, rounding::rn), 2u);                 // 1.5 -> 2
   EXPECT_EQ(cvt_int_f32(0x00000001, int_type::s32, rounding::rp), 1u);                 // tiny rpi -> 1
   EXPECT_EQ(cvt_int_f32(0x00000001, int_type::s32, rounding::rp, {.ftz = true}), 0u);  // flushed first
+}
+
+// cvt from an f64 NaN to a signed integer gives the destination's minimum in
+// every rounding mode (observed on H200, difftest seed 17: cvt.rpi.s32.f64 of
+// 0x7FF8000000000000 and of 0xFFFFFFFFFFFFFFFA -> 0x80000000; seed 6:
+// cvt.rpi.s16.f64 -> 0x8000; s64 -> 0x8000000000000000 in 247 programs).
+// Unsigned destinations, .sat, and f32/f16 sources keep PTX's NaN -> 0.
+TEST(fp_int_convert, f64_nan_to_signed_gives_the_minimum) {
+  for (rounding r : directed_modes) {
+    EXPECT_EQ(cvt_int_f64(0x7FF8000000000000ull, int_type::s32, r), 0xFFFFFFFF80000000ull);
+    EXPECT_EQ(cvt_int_f64(0xFFFFFFFFFFFFFFFAull, int_type::s32, r), 0xFFFFFFFF80000000ull);
+    EXPECT_EQ(cvt_int_f64(0x7FF8000000000000ull, int_type::s16, r) & 0xFFFF, 0x8000u);
+    EXPECT_EQ(cvt_int_f64(0x7FF8000000000000ull, int_type::s8, r) & 0xFF, 0x80u);
+    EXPECT_EQ(cvt_int_f64(0x7FF0000000000001ull, int_type::s64, r), 0x8000000000000000ull);
+    EXPECT_EQ(cvt_int_f64(0x7FF8000000000000ull, int_type::u32, r), 0u);
+    EXPECT_EQ(cvt_int_f64(0x7FF8000000000000ull, int_type::s32, r, {.sat = true}), 0u);
+  }
+  EXPECT_EQ(cvt_int_f32(0x7FC00000, int_type::s64, rounding::rp), 0u);
 }
 
 TEST(fp_int_convert, int_to_float) {
