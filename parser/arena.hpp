@@ -39,11 +39,11 @@ public:
     void* allocate(size_t bytes, size_t align) {
         size_t p = (used_ + align - 1) & ~(align - 1);
         if (blocks_.empty() || p + bytes > capacity_) {
-            size_t cap = bytes + align > block_size ? bytes + align : block_size;
-            blocks_.push_back(std::unique_ptr<std::byte[]>(new std::byte[cap])); // not zeroed
+            size_t cap = (bytes + align + block_size - 1) / block_size * block_size;
+            blocks_.push_back(block(allocate_block(cap), cap));
             capacity_ = cap;
             p = 0;
-            // new[] is aligned for max_align_t; that is enough for AST nodes.
+            // Blocks are page-aligned; that is enough for AST nodes.
         }
         used_ = p + bytes;
         total_ += bytes;
@@ -71,8 +71,21 @@ public:
     size_t bytes_used() const { return total_; }
 
 private:
-    static constexpr size_t block_size = 1 << 20;
-    std::vector<std::unique_ptr<std::byte[]>> blocks_;
+    // 2 MiB: one transparent huge page. A 10 MB file's AST is about 60 MB;
+    // in 4 KiB pages that is 15,000 first-touch page faults, which cost a
+    // quarter of the parse time on a virtual machine (perf, issue 14).
+    static constexpr size_t block_size = 2 << 20;
+
+    // Whole-page blocks, hinted as huge pages where the OS supports it.
+    static std::byte* allocate_block(size_t bytes);
+    static void free_block(std::byte* p, size_t bytes);
+    struct block_deleter {
+        size_t bytes;
+        void operator()(std::byte* p) const { free_block(p, bytes); }
+    };
+    using block_ptr = std::unique_ptr<std::byte[], block_deleter>;
+    static block_ptr block(std::byte* p, size_t bytes) { return block_ptr(p, block_deleter{bytes}); }
+    std::vector<block_ptr> blocks_;
     size_t used_ = 0, capacity_ = 0, total_ = 0;
 };
 

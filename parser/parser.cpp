@@ -519,9 +519,25 @@ module parse_file(const std::string& path, diagnostics& diags) {
         m.source = std::make_unique<source_file>(path, std::string());
         return m;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parse(path, std::move(ss).str(), diags);
+    // One read into a string of the file's size: streaming through an
+    // ostringstream grew and copied the buffer, a tenth of `lint`'s time on
+    // a 10 MB file. Pipes and other unsized inputs fall back to streaming.
+    std::string text;
+    in.seekg(0, std::ios::end);
+    std::streamoff size = in.tellg();
+    if (size > 0) {
+        text.resize(static_cast<size_t>(size));
+        in.seekg(0);
+        in.read(text.data(), size);
+        text.resize(static_cast<size_t>(in.gcount()));
+    } else { // a pipe (tellg fails, nothing read yet) or a file that reports size 0
+        in.clear();
+        if (size == 0) in.seekg(0);
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        text = std::move(ss).str();
+    }
+    return parse(path, std::move(text), diags);
 }
 
 } // namespace ptxsim::parser
