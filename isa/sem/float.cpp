@@ -10,6 +10,7 @@
 #include "isa/fp/arith.hpp"
 #include "isa/fp/half_arith.hpp"
 #include "isa/fp/minmax.hpp"
+#include "isa/sem/float_rn_avx2.hpp"
 #include "isa/sem/operands.hpp"
 #include "isa/sem/registry.hpp"
 
@@ -19,6 +20,8 @@ namespace {
 using parser::data_type;
 
 enum class fop : uint8_t { add, sub, mul, fma, div, min, max, abs, neg, sqrt, rcp };
+static_assert(static_cast<int>(fop::fma) == static_cast<int>(rn_simd::op::fma) && static_cast<int>(fop::mul) == static_cast<int>(rn_simd::op::mul),
+              "rn_handler maps add/sub/mul/fma onto rn_simd::op by value");
 enum fflags : uint8_t { f_ftz = 1, f_sat = 2, f_nan = 4, f_xorsign = 8, f_relu = 16, f_oob = 32 };
 
 template <bool Is64, fop Op>
@@ -137,6 +140,13 @@ void rn_handler(exec_context& ctx, const exec_instruction& ins, uint32_t mask) {
     const uint64_t* a = source_lanes(ctx, ins.ops[1], mask, ta);
     const uint64_t* b = source_lanes(ctx, ins.ops[2], mask, tb);
     const uint64_t* c = Op == fop::fma ? source_lanes(ctx, ins.ops[3], mask, tc) : a;
+    if (host_has_fma && mask == ~0u && ins.ops[0].kind == opnd::reg) { // the common case: whole warp, register result
+        constexpr auto so = static_cast<rn_simd::op>(static_cast<uint8_t>(Op)); // add sub mul fma: same order
+        uint64_t* d = &ctx.reg(ins.ops[0].slot, 0);
+        uint32_t left = Is64 ? rn_simd::f64_warp<so>(a, b, c, d) : rn_simd::f32_warp<so>(a, b, c, d);
+        for_lanes(left, [&](uint32_t l) { d[l] = compute<Is64, Op>(a[l], b[l], c[l], fp::rounding::rn, 0); });
+        return;
+    }
     uint32_t nan = rn_lanes<Is64, Op>(a, b, c, res.v) & mask;
     for_lanes(nan, [&](uint32_t l) { res.v[l] = compute<Is64, Op>(a[l], b[l], c[l], fp::rounding::rn, 0); });
     dest_lanes(ctx, ins.ops[0], mask, res.v);
