@@ -149,9 +149,18 @@ template <int Arity, class F>
 [[gnu::always_inline]] inline void lanewise(exec_context& c, const exec_instruction& ins, uint32_t mask, F&& f) {
     lane_values ta, tb, tc;
     const uint64_t* a = source_lanes(c, ins.ops[1], mask, ta);
+    const exec_operand& d = ins.ops[0];
+    // A register and an immediate (shift by 13, multiply by a constant): the
+    // immediate stays in a register of the host instead of 32 stored copies.
+    if (Arity == 2 && mask == ~0u && d.kind == opnd::reg && ins.ops[2].kind == opnd::imm) {
+        uint64_t* out = &c.reg(d.slot, 0);
+        const auto imm = static_cast<uint64_t>(ins.ops[2].imm);
+#pragma GCC ivdep
+        for (uint32_t l = 0; l < warp_size; ++l) out[l] = f(a[l], imm, a[l]);
+        return;
+    }
     const uint64_t* b = Arity >= 2 ? source_lanes(c, ins.ops[2], mask, tb) : a;
     const uint64_t* cc = Arity >= 3 ? source_lanes(c, ins.ops[3], mask, tc) : a;
-    const exec_operand& d = ins.ops[0];
     if (mask == ~0u && d.kind == opnd::reg) {
         uint64_t* out = &c.reg(d.slot, 0);
 #pragma GCC ivdep
