@@ -183,6 +183,15 @@ std::optional<isa::symbol_address> device::resolve(size_t module, std::string_vi
     return std::nullopt;
 }
 
+bool device::uses_device_heap(const kernel_ref& k) const {
+    const loaded_module& m = *modules_.at(k.module);
+    for (const char* name : {"malloc", "free"}) {
+        auto f = m.functions.find(name);
+        if (f != m.functions.end() && !f->second->has_body) return true;
+    }
+    return false;
+}
+
 std::optional<kernel_ref> device::find_kernel(const std::string& name, std::string& error) const {
     std::vector<kernel_ref> by_base;
     std::vector<std::string> all;

@@ -77,6 +77,10 @@ public:
     std::optional<kernel_ref> find_kernel(const std::string& name, std::string& error) const;
     // The address and size of a module variable (cudaMemcpyToSymbol).
     std::optional<std::pair<uint64_t, uint64_t>> symbol(const std::string& name) const;
+    // Whether the kernel's module calls device malloc or free (declares them
+    // without a body, as nvcc does): once such a kernel has run, CUDA fixes
+    // the heap size (cudaLimitMallocHeapSize) for the rest of the context.
+    bool uses_device_heap(const kernel_ref& k) const;
     // The parameter layout of a kernel (decodes it if needed).
     const isa::exec_function* kernel_code(const kernel_ref& k, parser::diagnostics& d);
 

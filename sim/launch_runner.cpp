@@ -128,6 +128,11 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
     launch_stats total;
     run_settings settings = s;
     settings.options.print = [&out](const std::string& text) { out << text; };
+    // The device heap's size is a context limit, as in CUDA: a launch's
+    // malloc_heap_bytes stays for the launches after it, and once a kernel
+    // that calls malloc or free has run it can no longer change.
+    uint64_t heap_bytes = settings.options.malloc_heap_bytes;
+    std::string heap_fixed_by; // the launch that fixed it, empty while it may change
     for (const auto& l : f.launches) {
         std::string why;
         auto k = dev.find_kernel(l.kernel, why);
@@ -162,14 +167,25 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
             }
             std::memcpy(params.data() + p.offset, bytes.data(), bytes.size());
         }
+        if (l.malloc_heap_bytes && *l.malloc_heap_bytes != heap_bytes) {
+            if (!heap_fixed_by.empty()) {
+                err << fmt::format("{}: error: {}: malloc_heap_bytes {} cannot change the device heap ({} bytes) after {} ran a "
+                                   "kernel that calls malloc or free (CUDA's cudaDeviceSetLimit(cudaLimitMallocHeapSize) "
+                                   "refuses it the same way)\n",
+                                   f.path, l.where, *l.malloc_heap_bytes, heap_bytes, heap_fixed_by);
+                return 2;
+            }
+            heap_bytes = *l.malloc_heap_bytes;
+        }
         launch_options options = settings.options;
-        if (l.malloc_heap_bytes) options.malloc_heap_bytes = *l.malloc_heap_bytes;
+        options.malloc_heap_bytes = heap_bytes;
         if (l.stack_bytes) options.stack_bytes = static_cast<uint32_t>(*l.stack_bytes);
         options.registers_per_thread = l.registers_per_thread;
         options.cooperative = l.cooperative;
         options.cluster = l.cluster;
         options.non_portable_cluster_size = l.non_portable_cluster_size;
         launch_result r = dev.launch(*k, l.grid, l.block, l.shared_bytes, params, options, d);
+        if (heap_fixed_by.empty() && dev.uses_device_heap(*k)) heap_fixed_by = l.where;
         if (d.has_errors()) {
             print_diags(d, err);
             return 2;

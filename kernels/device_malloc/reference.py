@@ -13,7 +13,7 @@ for i in range(N):
     out_thread.append(sum((3 * i + j) * (j + 1) for j in range(length)) % 2**32)
 
 out_block = [(THREADS - 1 - t) ** 2 + b for b in range(BLOCKS) for t in range(THREADS)]
-too_big = [1] * BLOCKS   # 16 MiB > the default 8 MiB heap: NULL
+too_big = [1] * BLOCKS   # 16 MiB > the 64 KiB heap the first launch set: NULL
 kept = [b * 100 + j for b in range(KEEP) for j in range(4)]
 ptrs = [0] * KEEP        # reuse freed every block and cleared its pointer
 

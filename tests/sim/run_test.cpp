@@ -270,5 +270,47 @@ TEST(run, max_abs_and_max_rel_need_float_buffers_and_non_negative_numbers) {
     EXPECT_NE(r.err.find("expect 'y': \"max_abs\" is a non-negative number"), std::string::npos) << r.err;
 }
 
+// The device heap is a context limit, as CUDA's cudaLimitMallocHeapSize:
+// a size set by one launch stays for the next, and cannot change once a
+// kernel that calls malloc or free has run.
+std::string heap_launch_file(const std::string& name, const std::string& launches) {
+    std::string dir = source_dir() + "/kernels/device_malloc/";
+    return temp_file(name, "{\"module\": \"" + dir + "device_malloc.sm_90a.ptx\", \"buffers\": {"
+                           "\"out\": {\"type\": \"u32\", \"count\": 576}, \"too_big\": {\"type\": \"u32\", \"count\": 6},"
+                           " \"ptrs\": {\"type\": \"u64\", \"count\": 5}},\n \"launches\": [" + launches + "]}");
+}
+
+TEST(run, device_heap_size_carries_over_to_later_launches) {
+    // 128 MiB set by the first launch: the last one's six 16 MiB requests fit
+    // (in CUDA's default 8 MiB heap they would not).
+    std::string f = heap_launch_file("ptxsim_run_heap_keep.json",
+                                     "{\"kernel\": \"keep\", \"grid\": 5, \"block\": 32, \"malloc_heap_bytes\": 134217728,"
+                                     " \"args\": [{\"buffer\": \"ptrs\"}]},"
+                                     "{\"kernel\": \"per_block\", \"grid\": 1, \"block\": 96, \"malloc_heap_bytes\": 134217728,"
+                                     " \"args\": [{\"buffer\": \"out\"}, {\"buffer\": \"too_big\"}]},"
+                                     "{\"kernel\": \"per_block\", \"grid\": 6, \"block\": 96,"
+                                     " \"args\": [{\"buffer\": \"out\"}, {\"buffer\": \"too_big\"}]}");
+    std::string g = f.substr(0, f.size() - 5) + "_expect.json";
+    std::string text = read_file(f);
+    text.insert(text.rfind('}'), ", \"expect\": {\"too_big\": {\"values\": [0, 0, 0, 0, 0, 0]}}");
+    std::ofstream(g) << text;
+    auto r = run_ptxsim("run '" + g + "'");
+    EXPECT_EQ(r.status, 0) << r.err << r.out;
+}
+
+TEST(run, device_heap_size_cannot_change_after_a_kernel_that_calls_malloc) {
+    std::string f = heap_launch_file("ptxsim_run_heap_change.json",
+                                     "{\"kernel\": \"keep\", \"grid\": 5, \"block\": 32, \"malloc_heap_bytes\": 65536,"
+                                     " \"args\": [{\"buffer\": \"ptrs\"}]},"
+                                     "{\"kernel\": \"per_block\", \"grid\": 6, \"block\": 96, \"malloc_heap_bytes\": 1048576,"
+                                     " \"args\": [{\"buffer\": \"out\"}, {\"buffer\": \"too_big\"}]}");
+    auto r = run_ptxsim("run '" + f + "'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("launches[1]: malloc_heap_bytes 1048576 cannot change the device heap (65536 bytes) after launches[0] ran "
+                         "a kernel that calls malloc or free"),
+              std::string::npos)
+        << r.err;
+}
+
 } // namespace
 } // namespace ptxsim::test

@@ -219,6 +219,10 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
         if (CUresult r = cu.memcpy_htod(p, e.bytes.data(), e.bytes.size())) return fail("cuMemcpyHtoD", r);
     }
 
+    // The device heap is a context limit: set before the first launch and
+    // whenever a launch names another size (which the driver refuses once a
+    // kernel that calls malloc has run; ptxsim refuses it the same way).
+    std::optional<uint64_t> heap_bytes;
     for (const planned_launch& pl : plan.launches) {
         const sim::launch_spec& l = *pl.spec;
         CUfunction fn;
@@ -234,8 +238,11 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
             std::copy(e.bytes.begin(), e.bytes.end(), params.begin() + pl.params[i].first);
         }
         for (const auto& [offset, size] : pl.params) pointers.push_back(params.data() + offset);
-        // The limits ptxsim applies per launch (CUDA's defaults when absent).
-        if (CUresult r = cu.ctx_set_limit(CU_LIMIT_MALLOC_HEAP_SIZE, l.malloc_heap_bytes.value_or(8 << 20))) return fail("cuCtxSetLimit", r);
+        // The limits ptxsim applies (CUDA's defaults when absent).
+        if (uint64_t want = l.malloc_heap_bytes.value_or(heap_bytes.value_or(8 << 20)); want != heap_bytes) {
+            if (CUresult r = cu.ctx_set_limit(CU_LIMIT_MALLOC_HEAP_SIZE, want)) return fail(fmt::format("{}: cuCtxSetLimit", l.where), r);
+            heap_bytes = want;
+        }
         if (CUresult r = cu.ctx_set_limit(CU_LIMIT_STACK_SIZE, l.stack_bytes.value_or(1024))) return fail("cuCtxSetLimit", r);
         if (l.shared_bytes > 48 * 1024)
             if (CUresult r = cu.func_set_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(l.shared_bytes)))
