@@ -198,8 +198,9 @@ private:
         var_facts v = var_at(node);
         if (!v.is_var || is_handle(v)) return;
         if (op_ == "mbarrier" && v.space != state_space::shared) {
-            fail(at, fmt::format("operand {} of 'mbarrier': '{}' is a .{} variable, but an mbarrier lives in .shared "
-                                 "space", index, name, to_string(v.space)));
+            fail(at, fmt::format("operand {} of 'mbarrier{}{}': '{}' is a .{} variable, but an mbarrier lives in .shared "
+                                 "space", index, mods_.empty() ? "" : ".", mods_.empty() ? "" : mods_[0].first, name,
+                                 to_string(v.space)));
             return;
         }
         if (!memory_op_) return;
