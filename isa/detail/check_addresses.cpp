@@ -7,7 +7,12 @@
 //    .shared and .local variables can be reached.
 //  - ld.param cannot read the function's own return parameter, st.param
 //    cannot write its input parameters.
-//  - [N], an absolute address, only in .local space.
+//  - [N], an absolute address, only in .local space (any instruction).
+//  - cp.* and tensormap.cp_fenceproxy (not .tensor): the spaces name the
+//    addresses in order, an mbarrier after them is .shared.
+//  - atom/red .v2/.v4/.v8: .global or generic.
+//  - cp.async.bulk{.tensor}.dst.src: only the space pairs ptxas knows, and
+//    the completion of the destination (.bulk_group for .global).
 //  - cvta.space var: the variable's space is the instruction's.
 //  - mbarrier.*: an mbarrier variable is a .shared one.
 //  - a variable name is no register: only mov, cvta, mapa and getctarank
@@ -63,6 +68,22 @@ bool is_handle(const var_facts& v) {
            v.type == data_type::surfref;
 }
 
+// The modifiers of one instruction with where each starts (at its dot);
+// fixed storage, as this runs on every instruction.
+struct word_list {
+    using word = std::pair<std::string_view, pos_t>;
+    std::array<word, 32> items{};
+    size_t n = 0;
+    void push_back(word w) {
+        if (n < items.size()) items[n++] = w;
+    }
+    size_t size() const { return n; }
+    bool empty() const { return n == 0; }
+    const word& operator[](size_t i) const { return items[i]; }
+    const word* begin() const { return items.data(); }
+    const word* end() const { return items.data() + n; }
+};
+
 class address_checker {
 public:
     address_checker(const module& m, const instruction& ins, std::span<const var_facts> vars,
@@ -97,12 +118,24 @@ private:
                 space_word_ = w;
             }
         }
+        // The name messages use: cp.async.bulk, mbarrier.init, not just cp.
+        name_ = std::string(op_);
+        if (op_ == "cp" || op_ == "mbarrier" || op_ == "multimem" || op_ == "tensormap")
+            for (size_t i = 0; i < mods_.size() && i < 3; ++i) {
+                std::string_view w = mods_[i].first;
+                if (space_of_word(w) || data_type_from(w) != data_type::none || w.find("::") != std::string_view::npos || w == "ca" || w == "cg" || w == "L2" ||
+                    (!w.empty() && w[0] >= '0' && w[0] <= '9'))
+                    break;
+                name_ += fmt::format(".{}", w);
+            }
         std::string_view first = mods_.empty() ? std::string_view{} : mods_[0].first;
         bool compound = first == "async" || first == "bulk" || first == "tensormap";
         memory_op_ = !compound && (op_ == "ld" || op_ == "ldu" || op_ == "st" || op_ == "atom" || op_ == "red" ||
                                    op_ == "prefetch" || op_ == "prefetchu");
         for (auto& [w, wp] : mods_)
             if (w == "tensormap") memory_op_ = false;
+        // Copies between spaces; the .tensor forms address a tensor map instead.
+        copy_op_ = (op_ == "cp" || (op_ == "tensormap" && first == "cp_fenceproxy")) && !has("tensor");
         takes_address_ = op_ == "mov" || (op_ == "cvta" && first != "to") || op_ == "mapa" || op_ == "getctarank";
         // Instructions whose operands name textures, surfaces or whole
         // parameter lists are left to their own rules.
@@ -121,7 +154,45 @@ private:
         return ins_.pos;
     }
 
+    // cp.async.bulk{.tensor}.dst.src: copies between global and shared
+    // memory of the CTA, or into another CTA's shared memory; no pair else.
+    void bulk_copy_spaces() {
+        if (op_ != "cp" || mods_.size() < 2 || mods_[0].first != "async" || mods_[1].first != "bulk") return;
+        bool tensor = mods_.size() > 2 && mods_[2].first == "tensor";
+        std::array<std::string_view, 2> sp{};
+        size_t n = 0;
+        pos_t at = ins_.pos;
+        for (auto& [w, p] : mods_) {
+            if (!space_of_word(w) || w == "shared") continue; // plain .shared is the table's to refuse
+            if (n == 0) at = p;
+            if (n < 2) sp[n] = w;
+            ++n;
+        }
+        if (n != 2) return;
+        auto is = [&](std::string_view d, std::string_view s) { return sp[0] == d && sp[1] == s; };
+        bool ok = is("shared::cluster", "global") || is("shared::cta", "global") || is("global", "shared::cta") ||
+                  (!tensor && is("shared::cluster", "shared::cta"));
+        std::string_view name = tensor ? "cp.async.bulk.tensor" : "cp.async.bulk";
+        // The completion follows the destination: a bulk group for global
+        // memory, an mbarrier for shared memory.
+        if (ok && sp[0] == "global" && has("mbarrier::complete_tx::bytes"))
+            fail(pos_of("mbarrier::complete_tx::bytes"),
+                 fmt::format("'{}' into .global completes through .bulk_group, not an mbarrier", name));
+        else if (ok && sp[0] != "global" && has("bulk_group"))
+            fail(pos_of("bulk_group"),
+                 fmt::format("'{}' into .{} completes through an mbarrier (.mbarrier::complete_tx::bytes), not "
+                             ".bulk_group", name, sp[0]));
+        else if (ok && sp[0] == "shared::cta" && m_.has_version && m_.version.as_int() < 86)
+            fail(at, fmt::format("'{}.shared::cta.global' needs PTX ISA 8.6 or later, but the file declares .version "
+                                 "{}.{}", name, m_.version.major, m_.version.minor));
+        if (!ok)
+            fail(at, fmt::format("'{}' cannot copy from .{} to .{}; the spaces are .shared::cluster.global, "
+                                 ".shared::cta.global, .global.shared::cta{}", tensor ? "cp.async.bulk.tensor" : "cp.async.bulk",
+                                 sp[1], sp[0], tensor ? "" : " or .shared::cluster.shared::cta"));
+    }
+
     void operands() {
+        bulk_copy_spaces();
         size_t node = 0;
         const auto& ops = ins_.operands;
         for (size_t i = 0; i < ops.size() && !problem_; ++i) {
@@ -177,10 +248,11 @@ private:
 
     void address(const operand& op, size_t index, size_t node) {
         pos_t at = op.pos + 1;
+        size_t copy_index = address_index_++;
         if (op.name == no_symbol) {
-            if (memory_op_ && op.elems.empty() && space_ != state_space::local)
+            if (op.elems.empty() && space_ != state_space::local)
                 fail(at, fmt::format("operand {} of '{}': an absolute address [{}] is allowed only in .local space", index,
-                                     op_, op.value));
+                                     name_, op.value));
             return;
         }
         std::string_view name = m_.str(op.name);
@@ -198,9 +270,12 @@ private:
         var_facts v = var_at(node);
         if (!v.is_var || is_handle(v)) return;
         if (op_ == "mbarrier" && v.space != state_space::shared) {
-            fail(at, fmt::format("operand {} of 'mbarrier{}{}': '{}' is a .{} variable, but an mbarrier lives in .shared "
-                                 "space", index, mods_.empty() ? "" : ".", mods_.empty() ? "" : mods_[0].first, name,
-                                 to_string(v.space)));
+            fail(at, fmt::format("operand {} of '{}': '{}' is a .{} variable, but an mbarrier lives in .shared space",
+                                 index, name_, name, to_string(v.space)));
+            return;
+        }
+        if (copy_op_) {
+            copy_address(op, index, copy_index, v, name);
             return;
         }
         if (!memory_op_) return;
@@ -225,7 +300,28 @@ private:
                                  "written", index, name));
     }
 
+    // cp.async.shared.global [dst], [src] and the like: the spaces name the
+    // addresses in order; an address after them is the mbarrier (.shared).
+    void copy_address(const operand& op, size_t index, size_t k, const var_facts& v, std::string_view name) {
+        std::string_view want;
+        size_t seen = 0;
+        for (auto& [w, p] : mods_)
+            if (space_of_word(w) && seen++ == k) want = w;
+        if (want.empty() && has("mbarrier::complete_tx::bytes")) want = "shared";
+        if (want.empty() || *space_of_word(want) == v.space) return;
+        fail(op.pos + 1, fmt::format("operand {} of '{}' is the .{} variable '{}'; it needs a .{} variable", index, name_,
+                                     to_string(v.space), name, want));
+    }
+
     void modifiers() {
+        // Vector atomics work on global memory only.
+        if ((op_ == "atom" || op_ == "red") && memory_op_ && space_ && *space_ != state_space::global)
+            for (auto& [w, p] : mods_)
+                if (w == "v2" || w == "v4" || w == "v8") {
+                    fail(p, fmt::format("'{}.{}' (a vector {}) needs .global space or a generic address, not .{}", op_, w,
+                                        op_ == "atom" ? "atomic" : "reduction", space_word_));
+                    return;
+                }
         if (op_ != "ld" && op_ != "st") return;
         if (!mods_.empty() && (mods_[0].first == "async" || mods_[0].first == "bulk")) return;
         bool global_or_generic = !space_ || *space_ == state_space::global;
@@ -255,10 +351,13 @@ private:
     std::span<const var_facts> vars_;
     std::span<const data_type> types_;
     std::string_view op_;
-    std::vector<std::pair<std::string_view, pos_t>> mods_;
+    std::string name_;
+    word_list mods_;
     std::optional<state_space> space_;
     std::string_view space_word_;
     bool memory_op_ = false;
+    bool copy_op_ = false;
+    size_t address_index_ = 0; // of the next [...] operand, for copy_address()
     bool takes_address_ = false;
     bool names_free_ = false;
     std::optional<std::pair<pos_t, std::string>> problem_;
