@@ -354,7 +354,7 @@ private:
                 undeclared_.clear();
                 for (const auto& op : ins->operands) use(op);
                 detail::check_instruction(m_, facts_, *ins, types_, d_, checked_);
-                detail::check_addresses(m_, *ins, vars_, types_, d_);
+                detail::check_addresses(m_, *ins, vars_, types_, d_, addresses_checked_);
                 report_undeclared();
             } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
                 block((*b)->body);
@@ -376,6 +376,7 @@ private:
     std::vector<name_info> infos_;
     std::unordered_map<std::string_view, uint32_t> prefix_ids_;
     detail::instruction_cache checked_;
+    detail::address_cache addresses_checked_;
     std::vector<data_type> types_;           // of the instruction being checked, see use()
     std::vector<detail::var_facts> vars_;    // likewise, what each operand node names
     std::vector<const operand*> undeclared_;

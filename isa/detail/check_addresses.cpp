@@ -45,6 +45,7 @@ size_t node_count(const operand& op) {
 }
 
 std::optional<state_space> space_of_word(std::string_view w) {
+    if (w.empty() || (w[0] != 'g' && w[0] != 's' && w[0] != 'l' && w[0] != 'c' && w[0] != 'p')) return std::nullopt;
     if (w == "global") return state_space::global;
     if (w == "shared" || w == "shared::cta" || w == "shared::cluster") return state_space::shared;
     if (w == "local") return state_space::local;
@@ -54,6 +55,7 @@ std::optional<state_space> space_of_word(std::string_view w) {
 }
 
 bool is_vector_sreg(std::string_view n) {
+    if (n.size() < 4 || n[0] != '%' || (n[1] != 't' && n[1] != 'n' && n[1] != 'c')) return false; // %rd1, %r2 ...
     static constexpr std::array<std::string_view, 8> names = {"%tid",       "%ntid",        "%ctaid",        "%nctaid",
                                                               "%clusterid", "%nclusterid",  "%cluster_ctaid", "%cluster_nctaid"};
     for (auto x : names)
@@ -72,7 +74,7 @@ bool is_handle(const var_facts& v) {
 // fixed storage, as this runs on every instruction.
 struct word_list {
     using word = std::pair<std::string_view, pos_t>;
-    std::array<word, 32> items{};
+    std::array<word, 16> items;
     size_t n = 0;
     void push_back(word w) {
         if (n < items.size()) items[n++] = w;
@@ -118,16 +120,6 @@ private:
                 space_word_ = w;
             }
         }
-        // The name messages use: cp.async.bulk, mbarrier.init, not just cp.
-        name_ = std::string(op_);
-        if (op_ == "cp" || op_ == "mbarrier" || op_ == "multimem" || op_ == "tensormap")
-            for (size_t i = 0; i < mods_.size() && i < 3; ++i) {
-                std::string_view w = mods_[i].first;
-                if (space_of_word(w) || data_type_from(w) != data_type::none || w.find("::") != std::string_view::npos || w == "ca" || w == "cg" || w == "L2" ||
-                    (!w.empty() && w[0] >= '0' && w[0] <= '9'))
-                    break;
-                name_ += fmt::format(".{}", w);
-            }
         std::string_view first = mods_.empty() ? std::string_view{} : mods_[0].first;
         bool compound = first == "async" || first == "bulk" || first == "tensormap";
         memory_op_ = !compound && (op_ == "ld" || op_ == "ldu" || op_ == "st" || op_ == "atom" || op_ == "red" ||
@@ -141,6 +133,20 @@ private:
         // parameter lists are left to their own rules.
         names_free_ = op_ == "call" || op_ == "tex" || op_ == "tld4" || op_ == "txq" || op_ == "suld" ||
                       op_ == "sust" || op_ == "sured" || op_ == "suq" || op_ == "istypep";
+    }
+
+    // The name messages use: cp.async.bulk, mbarrier.init, not just cp.
+    std::string name() const {
+        std::string out(op_);
+        if (op_ == "cp" || op_ == "mbarrier" || op_ == "multimem" || op_ == "tensormap")
+            for (size_t i = 0; i < mods_.size() && i < 3; ++i) {
+                std::string_view w = mods_[i].first;
+                if (space_of_word(w) || data_type_from(w) != data_type::none || w.find("::") != std::string_view::npos ||
+                    w == "ca" || w == "cg" || w == "L2" || (!w.empty() && w[0] >= '0' && w[0] <= '9'))
+                    break;
+                out += fmt::format(".{}", w);
+            }
+        return out;
     }
 
     bool has(std::string_view w) const {
@@ -252,7 +258,7 @@ private:
         if (op.name == no_symbol) {
             if (op.elems.empty() && space_ != state_space::local)
                 fail(at, fmt::format("operand {} of '{}': an absolute address [{}] is allowed only in .local space", index,
-                                     name_, op.value));
+                                     name(), op.value));
             return;
         }
         std::string_view name = m_.str(op.name);
@@ -271,7 +277,7 @@ private:
         if (!v.is_var || is_handle(v)) return;
         if (op_ == "mbarrier" && v.space != state_space::shared) {
             fail(at, fmt::format("operand {} of '{}': '{}' is a .{} variable, but an mbarrier lives in .shared space",
-                                 index, name_, name, to_string(v.space)));
+                                 index, this->name(), name, to_string(v.space)));
             return;
         }
         if (copy_op_) {
@@ -309,7 +315,7 @@ private:
             if (space_of_word(w) && seen++ == k) want = w;
         if (want.empty() && has("mbarrier::complete_tx::bytes")) want = "shared";
         if (want.empty() || *space_of_word(want) == v.space) return;
-        fail(op.pos + 1, fmt::format("operand {} of '{}' is the .{} variable '{}'; it needs a .{} variable", index, name_,
+        fail(op.pos + 1, fmt::format("operand {} of '{}' is the .{} variable '{}'; it needs a .{} variable", index, this->name(),
                                      to_string(v.space), name, want));
     }
 
@@ -351,7 +357,6 @@ private:
     std::span<const var_facts> vars_;
     std::span<const data_type> types_;
     std::string_view op_;
-    std::string name_;
     word_list mods_;
     std::optional<state_space> space_;
     std::string_view space_word_;
@@ -365,9 +370,35 @@ private:
 
 } // namespace
 
+bool address_cache::contains(const instruction& ins) {
+    key_.clear();
+    auto put = [this](uint32_t v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    put(ins.opcode);
+    for (symbol s : ins.modifiers) put(s);
+    return clean_.count(key_) != 0;
+}
+
 void check_addresses(const module& m, const instruction& ins, std::span<const var_facts> vars,
-                     std::span<const data_type> types, diagnostics& d) {
+                     std::span<const data_type> types, diagnostics& d, address_cache& cache) {
+    // Plain: no variable, no call list, every address a register of at most
+    // 64 bits that is no vector special register. The verdict on a plain
+    // instruction depends on its words only, so it is cached.
+    bool plain = true, addresses = false;
+    for (size_t i = 0; i < vars.size() && plain; ++i) plain = !vars[i].is_var && (i >= types.size() || types[i] != data_type::b128);
+    for (const auto& op : ins.operands) {
+        if (op.kind == operand_kind::list) plain = false;
+        if (op.kind != operand_kind::address) continue;
+        addresses = true;
+        if (op.name == no_symbol || is_vector_sreg(m.str(op.name))) plain = false;
+    }
+    if (plain && !addresses) {
+        // Only these have rules on their words alone (ld/st modifiers, vector atomics, bulk copies).
+        std::string_view op = m.str(ins.opcode);
+        if (op != "ld" && op != "st" && op != "atom" && op != "red" && op != "cp") return;
+    }
+    if (plain && cache.contains(ins)) return;
     if (auto p = address_checker(m, ins, vars, types).run()) d.error(*m.source, p->first, std::move(p->second));
+    else if (plain) cache.add();
 }
 
 } // namespace ptxsim::isa::detail

@@ -8,6 +8,8 @@
 // the instruction cache of check_instruction does not key on, so they run
 // on every instruction (they are cheap: most operands are registers).
 #include <span>
+#include <string>
+#include <unordered_set>
 
 #include "parser/ast.hpp"
 #include "parser/diagnostics.hpp"
@@ -26,9 +28,22 @@ struct var_facts {
     parser::data_type type = parser::data_type::none;
 };
 
+// Opcodes with modifiers already found clean for instructions that name
+// no variable and address through plain registers only: their verdict
+// depends on the words alone, and real PTX repeats few of them.
+class address_cache {
+public:
+    bool contains(const parser::instruction& ins);
+    void add() { clean_.insert(key_); }
+
+private:
+    std::string key_;
+    std::unordered_set<std::string> clean_;
+};
+
 // `vars` and `types` hold one entry per operand node of `ins` in pre-order
 // (an operand, then its elements), as validate.cpp collects them.
 void check_addresses(const parser::module& m, const parser::instruction& ins, std::span<const var_facts> vars,
-                     std::span<const parser::data_type> types, parser::diagnostics& d);
+                     std::span<const parser::data_type> types, parser::diagnostics& d, address_cache& cache);
 
 } // namespace ptxsim::isa::detail
