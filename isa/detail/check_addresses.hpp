@@ -6,7 +6,8 @@
 // some modifiers (.nc, .volatile, memory orders, L1 eviction, L2 prefetch
 // sizes) to spaces. These checks need what each name is declared as, which
 // the instruction cache of check_instruction does not key on, so they run
-// on every instruction (they are cheap: most operands are registers).
+// beside it with a cache of their own (address_cache) for instructions
+// whose verdict depends on their words alone.
 #include <span>
 #include <string>
 #include <unordered_set>
