@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "isa/detail/check_addresses.hpp"
 #include "isa/detail/check_instruction.hpp"
 #include "isa/detail/declarations.hpp"
 #include "isa/special_registers.hpp"
@@ -43,6 +44,8 @@ struct scope {
     // Single names ending in a number (%r5), with where they are declared:
     // ptxas refuses one that a range of the same scope also declares.
     std::vector<std::pair<symbol, pos_t>> numbered;
+    std::unordered_map<symbol, detail::var_facts> vars; // names declared in a space other than .reg
+    std::unordered_map<uint32_t, detail::var_facts> var_ranges; // .const .b32 %c<4> and the like
 };
 
 // What a name's text says, worked out once per symbol: is it predefined,
@@ -192,7 +195,13 @@ private:
         return in;
     }
 
-    void declare_var(scope& s, const var_decl& v, bool allow_redeclare) {
+    void declare_var(scope& s, const var_decl& v, bool allow_redeclare,
+                     detail::param_role role = detail::param_role::none) {
+        if (v.space != state_space::reg) {
+            detail::var_facts facts{true, v.space, v.space == state_space::param ? role : detail::param_role::none, v.type};
+            if (v.is_range) s.var_ranges[prefix_id(m_.str(v.name))] = facts;
+            else s.vars[v.name] = facts;
+        }
         // A scalar register's type; vector registers (.reg .v2 .f32) are not judged.
         data_type type = v.space == state_space::reg && v.vec == 0 ? v.type : data_type::none;
         if (v.is_range) { // ptxas: one range per name and scope, whatever the sizes or types
@@ -250,6 +259,24 @@ private:
         if (in.predefined) return true;
         return in.has_component && in.base != no_symbol && defined(in.base);
     }
+    // What the innermost declaration of `name` says when it is a variable.
+    detail::var_facts var_of(symbol name) {
+        const name_info& in = info(name);
+        if (in.prefix) {
+            for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+                auto r = (*it)->ranges.find(in.prefix);
+                if (r == (*it)->ranges.end() || in.number >= r->second.count) continue;
+                auto v = (*it)->var_ranges.find(in.prefix);
+                return v != (*it)->var_ranges.end() ? v->second : detail::var_facts{};
+            }
+        }
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+            if (!(*it)->names.count(name)) continue;
+            auto v = (*it)->vars.find(name);
+            return v != (*it)->vars.end() ? v->second : detail::var_facts{};
+        }
+        return {};
+    }
     bool defined(symbol name) {
         data_type ignored;
         return resolve(name, ignored);
@@ -264,6 +291,7 @@ private:
             !resolve(op.name, type))
             undeclared_.push_back(&op);
         types_.push_back(type);
+        vars_.push_back(type == data_type::none && op.name != no_symbol ? var_of(op.name) : detail::var_facts{});
         for (const auto& e : op.elems) use(e);
     }
     void report_undeclared() {
@@ -301,8 +329,9 @@ private:
     // ptxas refuses a .reg named like a parameter there (not in a nested block).
     void function_body(const function& f) {
         scope params;
-        for (const auto& p : f.ret) declare_var(params, p, false);
-        for (const auto& p : f.params) declare_var(params, p, false);
+        for (const auto& p : f.ret) declare_var(params, p, false, detail::param_role::func_return);
+        for (const auto& p : f.params)
+            declare_var(params, p, false, f.is_entry ? detail::param_role::entry_input : detail::param_role::func_input);
         block(f.body, &params);
     }
 
@@ -311,7 +340,7 @@ private:
         scope& local = outer ? *outer : nested;
         for (const auto& st : body)
             if (auto d = std::get_if<decl_stmt>(&st.node)) {
-                declare_var(local, *d->decl, false);
+                declare_var(local, *d->decl, false, detail::param_role::body);
                 detail::check_declaration(m_, facts_, *d->decl, detail::decl_place::body, earlier_, d_);
             }
         collect_labels(body, local);
@@ -321,9 +350,11 @@ private:
             if (auto ins = std::get_if<instruction>(&st.node)) {
                 if (ins->guard != no_symbol) guard(*ins);
                 types_.clear();
+                vars_.clear();
                 undeclared_.clear();
                 for (const auto& op : ins->operands) use(op);
                 detail::check_instruction(m_, facts_, *ins, types_, d_, checked_);
+                detail::check_addresses(m_, *ins, vars_, types_, d_, addresses_checked_);
                 report_undeclared();
             } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
                 block((*b)->body);
@@ -345,7 +376,9 @@ private:
     std::vector<name_info> infos_;
     std::unordered_map<std::string_view, uint32_t> prefix_ids_;
     detail::instruction_cache checked_;
+    detail::address_cache addresses_checked_;
     std::vector<data_type> types_;           // of the instruction being checked, see use()
+    std::vector<detail::var_facts> vars_;    // likewise, what each operand node names
     std::vector<const operand*> undeclared_;
 };
 

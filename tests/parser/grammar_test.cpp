@@ -68,7 +68,7 @@ TEST(grammar, guards_plain_and_negated) {
 }
 
 TEST(grammar, address_with_negative_offset_written_plus_minus) {
-    body_fixture f("ld.global.u32 %r1, [%rd1+-4];\nld.global.u32 %r1, [%rd1-8];\nld.global.u32 %r1, [64];");
+    body_fixture f("ld.global.u32 %r1, [%rd1+-4];\nld.global.u32 %r1, [%rd1-8];\nld.local.u32 %r1, [64];");
     ASSERT_TRUE(messages(f.p.diags).empty());
     EXPECT_EQ(f.ins(0).operands[1].value, -4);
     EXPECT_EQ(f.ins(1).operands[1].value, -8);
