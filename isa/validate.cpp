@@ -37,8 +37,9 @@ uint32_t min_version_for(uint32_t sm, const std::string& suffix) {
 // Each name with its register type (data_type::none when it is no
 // register: a variable, label, function), for the operand type checks.
 struct scope {
-    std::unordered_map<symbol, data_type> names;
-    struct range { uint32_t count; data_type type; };
+    struct reg { data_type type; uint8_t vec; }; // vec: 2, 4 for a vector register (.reg .v2 .f32)
+    std::unordered_map<symbol, reg> names;
+    struct range { uint32_t count; data_type type; uint8_t vec; };
     std::unordered_map<uint32_t, range> ranges; // %r<100>: id of "%r" -> {100, type}
     // Single names ending in a number (%r5), with where they are declared:
     // ptxas refuses one that a range of the same scope also declares.
@@ -160,8 +161,8 @@ private:
     }
     pos_t first_pos() const { return 0; }
 
-    void declare(scope& s, symbol name, pos_t p, bool allow_redeclare, data_type type = data_type::none) {
-        if (!s.names.emplace(name, type).second && !allow_redeclare)
+    void declare(scope& s, symbol name, pos_t p, bool allow_redeclare, data_type type = data_type::none, uint8_t vec = 0) {
+        if (!s.names.emplace(name, scope::reg{type, vec}).second && !allow_redeclare)
             error(p, fmt::format("'{}' is already declared in this scope", m_.str(name)));
     }
     uint32_t prefix_id(std::string_view prefix) {
@@ -195,14 +196,15 @@ private:
     void declare_var(scope& s, const var_decl& v, bool allow_redeclare) {
         // A scalar register's type; vector registers (.reg .v2 .f32) are not judged.
         data_type type = v.space == state_space::reg && v.vec == 0 ? v.type : data_type::none;
+        uint8_t vec = v.space == state_space::reg ? static_cast<uint8_t>(v.vec) : 0;
         if (v.is_range) { // ptxas: one range per name and scope, whatever the sizes or types
-            auto [it, fresh] = s.ranges.emplace(prefix_id(m_.str(v.name)), scope::range{v.range, type});
+            auto [it, fresh] = s.ranges.emplace(prefix_id(m_.str(v.name)), scope::range{v.range, type, vec});
             if (!fresh) {
                 error(v.pos, fmt::format("registers '{}<...>' are already declared in this scope", m_.str(v.name)));
                 it->second.count = std::max(it->second.count, v.range);
             }
         } else if (m_.str(v.name) != "_") {
-            declare(s, v.name, v.pos, allow_redeclare, type);
+            declare(s, v.name, v.pos, allow_redeclare, type, vec);
             if (info(v.name).prefix) s.numbered.emplace_back(v.name, v.pos);
         }
     }
@@ -229,13 +231,20 @@ private:
     // Whether `name` is declared here; `type` is its register type (none for
     // anything else, predefined registers and %r1.b0 selectors included).
     bool resolve(symbol name, data_type& type) {
+        uint8_t flags;
+        return resolve(name, type, flags);
+    }
+    // Also what check_operand_rules wants to know of the name (detail::node_flags).
+    bool resolve(symbol name, data_type& type, uint8_t& flags) {
         type = data_type::none;
+        flags = 0;
         const name_info& in = info(name);
         if (in.prefix) {
             for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
                 auto r = (*it)->ranges.find(in.prefix);
                 if (r != (*it)->ranges.end() && in.number < r->second.count) {
                     type = r->second.type;
+                    flags = in.has_component ? (r->second.vec ? 0 : detail::node_selector) : r->second.vec;
                     return true;
                 }
             }
@@ -243,12 +252,25 @@ private:
         for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
             auto n = (*it)->names.find(name);
             if (n != (*it)->names.end()) {
-                type = n->second;
+                type = n->second.type;
+                flags = in.has_component ? (n->second.vec ? 0 : detail::node_selector) : n->second.vec;
                 return true;
             }
         }
-        if (in.predefined) return true;
-        return in.has_component && in.base != no_symbol && defined(in.base);
+        if (in.predefined) {
+            if (m_.str(name) != "WARP_SZ") flags = detail::node_special;
+            return true;
+        }
+        if (!in.has_component || in.base == no_symbol) return false;
+        data_type base_type;
+        uint8_t base_flags;
+        if (!resolve(in.base, base_type, base_flags)) return false;
+        // %tid.x is a scalar special register; %r1.b0 a register with a (video) selector
+        // (%v.x of a vector register %v is one element)
+        flags = (base_flags & detail::node_special) ? detail::node_special
+                : (base_flags & detail::node_vec_mask) ? 0
+                                                       : detail::node_selector;
+        return true;
     }
     bool defined(symbol name) {
         data_type ignored;
@@ -260,10 +282,12 @@ private:
     // are reported after the instruction's own problems, in operand order.
     void use(const operand& op) {
         data_type type = data_type::none;
+        uint8_t flags = 0;
         if ((op.kind == operand_kind::name || op.kind == operand_kind::address) && op.name != no_symbol &&
-            !resolve(op.name, type))
+            !resolve(op.name, type, flags))
             undeclared_.push_back(&op);
         types_.push_back(type);
+        flags_.push_back(flags);
         for (const auto& e : op.elems) use(e);
     }
     void report_undeclared() {
@@ -321,9 +345,10 @@ private:
             if (auto ins = std::get_if<instruction>(&st.node)) {
                 if (ins->guard != no_symbol) guard(*ins);
                 types_.clear();
+                flags_.clear();
                 undeclared_.clear();
                 for (const auto& op : ins->operands) use(op);
-                detail::check_instruction(m_, facts_, *ins, types_, d_, checked_);
+                detail::check_instruction(m_, facts_, *ins, types_, flags_, d_, checked_);
                 report_undeclared();
             } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
                 block((*b)->body);
@@ -346,6 +371,7 @@ private:
     std::unordered_map<std::string_view, uint32_t> prefix_ids_;
     detail::instruction_cache checked_;
     std::vector<data_type> types_;           // of the instruction being checked, see use()
+    std::vector<uint8_t> flags_;             // detail::node_flags of each operand node, see use()
     std::vector<const operand*> undeclared_;
 };
 

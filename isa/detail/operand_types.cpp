@@ -23,9 +23,8 @@ type_info info_of(data_type t) {
     case data_type::u16: case data_type::s16: return {type_kind::integer, 16};
     case data_type::u32: case data_type::s32: return {type_kind::integer, 32};
     case data_type::u64: case data_type::s64: return {type_kind::integer, 64};
-    // 8-bit types exist only as instruction types (ld.u8) and memory; ptxas
-    // does not take .reg .b8 registers as operands at all, so an 8-bit want
-    // is kept (wide registers hold it) but an 8-bit register is not judged.
+    // 8-bit types are instruction types (ld.u8) and memory; an 8-bit
+    // register is taken only where the type is 8-bit (register_fits).
     case data_type::u8: case data_type::s8: return {type_kind::integer, 8};
     case data_type::b8: return {type_kind::bit, 8};
     case data_type::f32: return {type_kind::floating, 32};
@@ -116,7 +115,10 @@ std::string_view roles_for(std::string_view key, std::span<const std::string_vie
 
 bool register_fits(data_type want, data_type reg, bool wide) {
     type_info w = info_of(want), r = info_of(reg);
-    if (w.kind == type_kind::unknown || r.kind == type_kind::unknown || r.bits == 8) return true;
+    if (w.kind == type_kind::unknown || r.kind == type_kind::unknown) return true;
+    // An 8-bit register goes only where an 8-bit type does (ld.u8, st.s8,
+    // cvt.u32.u8, any kind); ptxas refuses it with mov, add, a 32-bit ld ...
+    if (r.bits == 8) return w.bits == 8;
     if (w.kind == type_kind::pred || r.kind == type_kind::pred) return want == reg;
     if (wide ? r.bits < w.bits : r.bits != w.bits) return false;
     switch (w.kind) {
