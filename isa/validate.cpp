@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "isa/detail/check_calls.hpp"
 #include "isa/detail/check_instruction.hpp"
 #include "isa/detail/declarations.hpp"
 #include "isa/special_registers.hpp"
@@ -37,8 +38,9 @@ uint32_t min_version_for(uint32_t sm, const std::string& suffix) {
 // Each name with its register type (data_type::none when it is no
 // register: a variable, label, function), for the operand type checks.
 struct scope {
-    struct reg { data_type type; uint8_t vec; }; // vec: 2, 4 for a vector register (.reg .v2 .f32)
+    struct reg { data_type type; uint8_t vec; const var_decl* decl; }; // vec: 2, 4 for a vector register (.reg .v2 .f32)
     std::unordered_map<symbol, reg> names;
+    std::unordered_map<symbol, const prototype_decl*> prototypes; // .callprototype labels, for calls
     struct range { uint32_t count; data_type type; uint8_t vec; };
     std::unordered_map<uint32_t, range> ranges; // %r<100>: id of "%r" -> {100, type}
     // Single names ending in a number (%r5), with where they are declared:
@@ -72,6 +74,7 @@ public:
                 declare(globals, (*f)->name, (*f)->pos, /*allow_redeclare=*/true);
                 earlier_.emplace((*f)->name, detail::addressable::function);
                 auto [first, fresh_fn] = functions.emplace((*f)->name, *f);
+                functions_.emplace((*f)->name, *f);
                 if (!fresh_fn) detail::check_same_prototype(m_, *first->second, **f, (*f)->pos, "function", d_);
                 if ((*f)->has_body) {
                     auto [it, fresh] = bodies_.emplace((*f)->name, (*f)->pos);
@@ -161,8 +164,9 @@ private:
     }
     pos_t first_pos() const { return 0; }
 
-    void declare(scope& s, symbol name, pos_t p, bool allow_redeclare, data_type type = data_type::none, uint8_t vec = 0) {
-        if (!s.names.emplace(name, scope::reg{type, vec}).second && !allow_redeclare)
+    void declare(scope& s, symbol name, pos_t p, bool allow_redeclare, data_type type = data_type::none, uint8_t vec = 0,
+                 const var_decl* decl = nullptr) {
+        if (!s.names.emplace(name, scope::reg{type, vec, decl}).second && !allow_redeclare)
             error(p, fmt::format("'{}' is already declared in this scope", m_.str(name)));
     }
     uint32_t prefix_id(std::string_view prefix) {
@@ -204,7 +208,7 @@ private:
                 it->second.count = std::max(it->second.count, v.range);
             }
         } else if (m_.str(v.name) != "_") {
-            declare(s, v.name, v.pos, allow_redeclare, type, vec);
+            declare(s, v.name, v.pos, allow_redeclare, type, vec, &v);
             if (info(v.name).prefix) s.numbered.emplace_back(v.name, v.pos);
         }
     }
@@ -315,6 +319,7 @@ private:
                 declare(s, l->name, l->pos, false);
             } else if (auto p = std::get_if<const prototype_decl*>(&st.node)) {
                 declare(s, (*p)->label, (*p)->pos, false);
+                s.prototypes.emplace((*p)->label, *p);
             } else if (auto t = std::get_if<const targets_decl*>(&st.node)) {
                 declare(s, (*t)->label, (*t)->pos, false);
             }
@@ -348,7 +353,8 @@ private:
                 flags_.clear();
                 undeclared_.clear();
                 for (const auto& op : ins->operands) use(op);
-                detail::check_instruction(m_, facts_, *ins, types_, flags_, d_, checked_);
+                if (detail::check_instruction(m_, facts_, *ins, types_, flags_, d_, checked_) && m_.str(ins->opcode) == "call")
+                    detail::check_call(m_, *ins, call_lookup_, d_);
                 report_undeclared();
             } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
                 block((*b)->body);
@@ -370,6 +376,28 @@ private:
     std::vector<name_info> infos_;
     std::unordered_map<std::string_view, uint32_t> prefix_ids_;
     detail::instruction_cache checked_;
+    std::unordered_map<symbol, const function*> functions_; // the first declaration of each, for calls
+    // What check_call asks of the names in scope.
+    detail::call_lookup call_lookup_{
+        [this](symbol s) -> const function* {
+            auto f = functions_.find(s);
+            return f == functions_.end() ? nullptr : f->second;
+        },
+        [this](symbol s) -> const prototype_decl* {
+            for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+                if (auto p = (*it)->prototypes.find(s); p != (*it)->prototypes.end()) return p->second;
+            return nullptr;
+        },
+        [this](symbol s) -> const var_decl* {
+            for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+                if (auto n = (*it)->names.find(s); n != (*it)->names.end()) return n->second.decl;
+            return nullptr;
+        },
+        [this](symbol s) {
+            data_type t;
+            return resolve(s, t) ? t : data_type::none;
+        },
+    };
     std::vector<data_type> types_;           // of the instruction being checked, see use()
     std::vector<uint8_t> flags_;             // detail::node_flags of each operand node, see use()
     std::vector<const operand*> undeclared_;

@@ -86,6 +86,8 @@ public:
         vectors();
         if (failed()) return;
         constants();
+        if (failed()) return;
+        shapes();
     }
 
 private:
@@ -352,6 +354,49 @@ private:
         if ((key_ == "mbarrier.test_wait" || key_ == "mbarrier.try_wait") && has("parity") && ops.size() >= 3 &&
             ops[2].kind == operand_kind::integer && ops[2].value != 0 && ops[2].value != 1)
             return fail(ops[2].pos, fmt::format("the phase parity of '{}' is 0 or 1, not {}", dotted(), ops[2].value));
+    }
+
+    // Operand forms the table's shapes allow too widely.
+    void shapes() {
+        const auto& ops = v_.ins.operands;
+        bool float_type = false;
+        for (uint32_t i = 0; i < ntypes_ && i < 4; ++i) {
+            type_kind k = info_of(types_[i]).kind;
+            float_type = float_type || k == type_kind::floating || k == type_kind::half || k == type_kind::unknown;
+        }
+        // cvt's third operand is the second source of a packing conversion (cvt.rn.f16x2.f32 d, a, b).
+        if (key_ == "cvt" && ops.size() == 3) {
+            std::string_view dst; // the first type word; e2m3x2 and other sm_100 pairs are no data_type
+            for (size_t i = 1; i < v_.words.size() && dst.empty(); ++i)
+                if (v_.words[i].ends_with("x2") || v_.words[i].ends_with("x4") ||
+                    data_type_from(v_.words[i]) != data_type::none)
+                    dst = v_.words[i];
+            // (cvt.rs ... .e4m3x4.f32 d, {a, b, c, d}, rbits: stochastic rounding's random bits, sm_100)
+            if (!dst.ends_with("x2") && !has("rs"))
+                return fail(ops[2].pos, fmt::format("'{}' converts one source; only a conversion to a pair (.f16x2, "
+                                                    ".bf16x2, .e4m3x2 ...) takes two", dotted()));
+        }
+        // A variable's or function's address is an integer: mov.f32 %f1, var is refused.
+        if (key_ == "mov" && ops.size() == 2 && ops[1].kind == operand_kind::name && ntypes_ == 1) {
+            size_t node = node_count(ops[0]);
+            type_kind k = info_of(types_[0]).kind;
+            // (%v.x, an element of a vector register, has a dot; a variable never does)
+            if (node < v_.types.size() && v_.types[node] == data_type::none && flags_at(node) == 0 &&
+                text(ops[1]).find('.') == std::string_view::npos &&
+                (k == type_kind::floating || k == type_kind::half || k == type_kind::pred))
+                return fail(ops[1].pos, fmt::format("'{}' is an address; 'mov' takes it as an integer (.u64, .b64 ...), "
+                                                    "not .{}", text(ops[1]), to_string(types_[0])));
+        }
+        // Where the operand roles do not judge constants: an instruction
+        // without a floating-point type takes integer constants only
+        // (bar.warp.sync 1.5, wgmma.wait_group 0f3F800000, mapa ..., 1.0).
+        // createpolicy.fractional takes its fraction as a float (1.0, 0.5).
+        if (!float_type && key_ != "createpolicy" && roles_for(key_, v_.words.subspan(v_.row.key_words.size()), ops.size()).empty()) {
+            for (size_t i = 0; i < ops.size(); ++i)
+                if ((ops[i].kind == operand_kind::f32 || ops[i].kind == operand_kind::f64) && !(ops[i].flags & op_bad_literal))
+                    return fail(ops[i].pos, fmt::format("operand {} of '{}' must be an integer constant, not a "
+                                                        "floating-point one", i + 1, key_));
+        }
     }
 
     const instruction_view& v_;

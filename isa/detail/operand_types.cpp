@@ -41,7 +41,7 @@ namespace {
 
 // Roles per table key; alternatives for different operand counts are
 // separated by '|'. Keys not listed keep only the table's kind checks.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 63> role_table{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 66> role_table{{
     {"abs", "t,t"},          {"add", "t,t,t"},        {"addc", "t,t,t"},         {"and", "t,t,t"},
     {"bfe", "t,t,i,i"},      {"bfi", "t,t,t,i,i"},    {"bfind", "i,t"},          {"brev", "t,t"},
     {"clz", "i,t"},          {"cnot", "t,t"},         {"copysign", "t,t,t"},     {"cos", "t,t"},
@@ -60,6 +60,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 63> role_tab
     {"match", "x,t,x"},      {"atom", ""},
     {"vote", "t,p"},         {"shfl", "t,t,x,x"},     // the forms without .sync (before sm_70)
     {"mbarrier.init", "m,i"}, {"mbarrier.expect_tx", "m,i"}, {"mbarrier.complete_tx", "m,i"},
+    // mapa's CTA rank, brx.idx's index: 32-bit integers; lop3's d|p takes a predicate q last.
+    {"mapa", "t,t,i"},       {"brx.idx", "i,-"},      {"lop3", "t,t,t,t,-|t,t,t,t,-,p"},
 }};
 
 bool has_word(std::span<const std::string_view> words, std::string_view w) {
