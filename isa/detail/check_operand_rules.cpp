@@ -114,8 +114,9 @@ private:
         return s;
     }
 
-    // ptxas reads special registers with mov and cvt only, never writes
-    // them, takes a .v4 one (%tid) whole only with mov.v4, and no float type.
+    // ptxas reads special registers with mov and cvt only (and as
+    // elements of a vector operand), never writes them, takes a .v4 one
+    // (%tid) whole only with mov.v4, and no float type.
     void special_registers() {
         const auto& ops = v_.ins.operands;
         size_t node = 0;
@@ -125,9 +126,11 @@ private:
             if (op.kind == operand_kind::vector) {
                 size_t child = node + 1;
                 for (const auto& e : op.elems) {
-                    if (e.kind == operand_kind::name && (flags_at(child) & node_special))
-                        return fail(e.pos, fmt::format("special register '{}' cannot be an element of a vector operand",
-                                                       text(e)));
+                    // ptxas takes {%r1, %tid.x} (even as ld's destination), not a whole %tid
+                    if (e.kind == operand_kind::name && (flags_at(child) & node_special) &&
+                        text(e).find('.') == std::string_view::npos && special(text(e)).vector)
+                        return fail(e.pos, fmt::format("'{}' is a .v4 special register; an element of a vector operand "
+                                                       "is one component ({}.x)", text(e), text(e)));
                     child += node_count(e);
                 }
                 continue;
