@@ -303,9 +303,13 @@ private:
     // `@%r1 bra L`: ptxas wants a predicate expression.
     void guard(const instruction& ins) {
         data_type type;
+        uint8_t flags;
         pos_t p = ins.pos + 1 + (ins.guard_negated ? 1 : 0);
-        if (!resolve(ins.guard, type))
+        if (!resolve(ins.guard, type, flags))
             error(p, fmt::format("'{}' is not declared", m_.str(ins.guard)));
+        else if ((flags & detail::node_special) && m_.str(ins.guard) != "%is_explicit_cluster")
+            error(p, fmt::format("the guard '{}' must be a predicate register, but it is a special register",
+                                 m_.str(ins.guard)));
         else if (type != data_type::none && type != data_type::pred)
             error(p, fmt::format("the guard '{}' must be a predicate register, but it is declared .{}", m_.str(ins.guard),
                                  to_string(type)));

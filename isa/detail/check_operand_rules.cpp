@@ -393,6 +393,29 @@ private:
         // Where the operand roles do not judge constants: an instruction
         // without a floating-point type takes integer constants only
         // (bar.warp.sync 1.5, wgmma.wait_group 0f3F800000, mapa ..., 1.0).
+        // The registers of a vector operand have one width where the operand
+        // roles do not judge them (wmma/wgmma fragments, vector atomics):
+        // ptxas: "Incompatible elements of vector expression".
+        if (roles_for(key_, v_.words.subspan(v_.row.key_words.size()), ops.size()).empty() || key_ == "atom" ||
+            key_ == "red") {
+            size_t node = 0;
+            for (size_t i = 0; i < ops.size(); node += node_count(ops[i]), ++i) {
+                if (ops[i].kind != operand_kind::vector) continue;
+                uint32_t width = 0;
+                size_t child = node + 1;
+                for (const auto& e : ops[i].elems) {
+                    data_type t = child < v_.types.size() ? v_.types[child] : data_type::none;
+                    type_info ti = info_of(t);
+                    if (e.kind == operand_kind::name && ti.kind != type_kind::unknown && ti.kind != type_kind::pred) {
+                        if (width && ti.bits != width)
+                            return fail(e.pos, fmt::format("the elements of operand {} of '{}' must be registers of one "
+                                                           "width, but '{}' is .{}", i + 1, key_, text(e), to_string(t)));
+                        width = ti.bits;
+                    }
+                    child += node_count(e);
+                }
+            }
+        }
         // createpolicy.fractional takes its fraction as a float (1.0, 0.5).
         if (!float_type && key_ != "createpolicy" && roles_for(key_, v_.words.subspan(v_.row.key_words.size()), ops.size()).empty()) {
             for (size_t i = 0; i < ops.size(); ++i)
