@@ -125,7 +125,9 @@ bool register_fits(data_type want, data_type reg, bool wide) {
     if (wide ? r.bits < w.bits : r.bits != w.bits) return false;
     switch (w.kind) {
     case type_kind::bit: return true;
-    case type_kind::integer: return r.kind == type_kind::bit || r.kind == type_kind::integer;
+    // ptxas takes an .f16x2 register for a 32-bit integer (add.u32 %x1, %x1, %r1), not for .f32
+    case type_kind::integer:
+        return r.kind == type_kind::bit || r.kind == type_kind::integer || reg == data_type::f16x2;
     case type_kind::floating:
     case type_kind::half: return reg == want || r.kind == type_kind::bit;
     default: return true;

@@ -158,6 +158,9 @@ const std::vector<std::string> legal = {
     "bar.sync 15;",
     "cvt.rn.f16x2.f32 %r1, %f1, %f2;",
     "createpolicy.fractional.L2::evict_last.b64 %rd1, 0.5;",
+    "add.u32 %r1, %hx1, %r2;",                // an .f16x2 register stands for a 32-bit integer
+    "atom.global.exch.b32 %r1, [%rd1], 0, %r2;", // a fourth operand without a hint, .b32 only
+    "barrier.sync 4294967296;",               // ptxas keeps the low 32 bits: barrier 0
 };
 
 // Each refused by ptxas; lint must give at least one error.
@@ -325,6 +328,8 @@ const std::vector<std::string> illegal = {
     "wgmma.wait_group.sync.aligned 1.0;",
     "cvt.u32.u16 %r1, %h1, %h2;",
     "mov.f64 %fd1, sm;",
+    "atom.global.exch.b64 %rd1, [%rd1], 0, %rd2;",
+    "add.f32 %f1, %hx1, %f2;",
 };
 
 std::string lint_messages(const std::string& line) {
