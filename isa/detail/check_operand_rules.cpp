@@ -266,6 +266,10 @@ private:
             one_of(key_, {"add", "sub", "mul", "mad", "div", "fma", "rcp", "sqrt", "min", "max", "neg", "abs"}))
             return fail(v_.word_pos[rnd], fmt::format("'.{}' rounds floating-point results; '{}' on .{} does not round",
                                                       v_.words[rnd], key_, to_string(types_[0])));
+        int ftz = word("ftz");
+        if (ftz >= 0 && is_integer && one_of(key_, {"add", "sub", "mul", "mad", "min", "max", "div", "abs", "neg"}))
+            return fail(v_.word_pos[ftz], fmt::format("'.ftz' flushes floating-point subnormals; '{}' on .{} has none",
+                                                      key_, to_string(types_[0])));
         // Integer mul and mad say which half they keep; floats keep no half.
         if (key_ == "mul" || key_ == "mad") {
             int mode = any_of({"lo", "hi", "wide"});
@@ -357,6 +361,12 @@ private:
                 (static_cast<uint64_t>(ops[at].value) & 0xFFFFFFFFu) > 15)
                 return fail(ops[at].pos, fmt::format("barrier number {} is out of range [0..15]", ops[at].value));
         }
+        // bfe's and bfi's position and length: [0..255] when constant.
+        if (key_ == "bfe" || key_ == "bfi")
+            for (size_t i = ops.size() >= 2 ? ops.size() - 2 : 0; i < ops.size(); ++i)
+                if (ops[i].kind == operand_kind::integer && (ops[i].value < 0 || ops[i].value > 255))
+                    return fail(ops[i].pos, fmt::format("operand {} of '{}' is a bit position or length in [0..255], "
+                                                        "not {}", i + 1, key_, ops[i].value));
         if ((key_ == "mbarrier.test_wait" || key_ == "mbarrier.try_wait") && has("parity") && ops.size() >= 3 &&
             ops[2].kind == operand_kind::integer && ops[2].value != 0 && ops[2].value != 1)
             return fail(ops[2].pos, fmt::format("the phase parity of '{}' is 0 or 1, not {}", dotted(), ops[2].value));

@@ -217,6 +217,8 @@ std::string cvt_rounding_problem(data_type d, data_type a, std::string_view roun
         }
     } else if (packed_needs_rounding(d, a) && none) {
         return needs(".rn, .rz or another of the modes the conversion allows", "the conversion rounds");
+    } else if (packed_needs_rounding(d, a) && int_round) { // cvt.rzi.tf32.f32
+        return refuses("a conversion to a packed or reduced-precision type rounds to a float (.rn, .rz, .rna ...)");
     }
     return {};
 }

@@ -161,6 +161,7 @@ const std::vector<std::string> legal = {
     "add.u32 %r1, %hx1, %r2;",                // an .f16x2 register stands for a 32-bit integer
     "atom.global.exch.b32 %r1, [%rd1], 0, %r2;", // a fourth operand without a hint, .b32 only
     "barrier.sync 4294967296;",               // ptxas keeps the low 32 bits: barrier 0
+    "bfe.u32 %r1, %r2, 255, 255;",
 };
 
 // Each refused by ptxas; lint must give at least one error.
@@ -329,6 +330,10 @@ const std::vector<std::string> illegal = {
     "cvt.u32.u16 %r1, %h1, %h2;",
     "mov.f64 %fd1, sm;",
     "atom.global.exch.b64 %rd1, [%rd1], 0, %rd2;",
+    "bfi.b64 %rd1, %rd2, %rd3, 32, 256;",
+    "bfe.u32 %r1, %r2, -1, 8;",
+    "mad.ftz.lo.s32 %r1, %r2, %r3, %r4;",
+    "cvt.rzi.tf32.f32 %r1, %f1;",
     "add.f32 %f1, %hx1, %f2;",
 };
 
