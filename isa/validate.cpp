@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "isa/detail/check_addresses.hpp"
+#include "isa/detail/check_calls.hpp"
 #include "isa/detail/check_instruction.hpp"
 #include "isa/detail/declarations.hpp"
 #include "isa/special_registers.hpp"
@@ -38,8 +39,10 @@ uint32_t min_version_for(uint32_t sm, const std::string& suffix) {
 // Each name with its register type (data_type::none when it is no
 // register: a variable, label, function), for the operand type checks.
 struct scope {
-    std::unordered_map<symbol, data_type> names;
-    struct range { uint32_t count; data_type type; };
+    struct reg { data_type type; uint8_t vec; const var_decl* decl; }; // vec: 2, 4 for a vector register (.reg .v2 .f32)
+    std::unordered_map<symbol, reg> names;
+    std::unordered_map<symbol, const prototype_decl*> prototypes; // .callprototype labels, for calls
+    struct range { uint32_t count; data_type type; uint8_t vec; };
     std::unordered_map<uint32_t, range> ranges; // %r<100>: id of "%r" -> {100, type}
     // Single names ending in a number (%r5), with where they are declared:
     // ptxas refuses one that a range of the same scope also declares.
@@ -74,6 +77,7 @@ public:
                 declare(globals, (*f)->name, (*f)->pos, /*allow_redeclare=*/true);
                 earlier_.emplace((*f)->name, detail::addressable::function);
                 auto [first, fresh_fn] = functions.emplace((*f)->name, *f);
+                functions_.emplace((*f)->name, *f);
                 if (!fresh_fn) detail::check_same_prototype(m_, *first->second, **f, (*f)->pos, "function", d_);
                 if ((*f)->has_body) {
                     auto [it, fresh] = bodies_.emplace((*f)->name, (*f)->pos);
@@ -163,8 +167,9 @@ private:
     }
     pos_t first_pos() const { return 0; }
 
-    void declare(scope& s, symbol name, pos_t p, bool allow_redeclare, data_type type = data_type::none) {
-        if (!s.names.emplace(name, type).second && !allow_redeclare)
+    void declare(scope& s, symbol name, pos_t p, bool allow_redeclare, data_type type = data_type::none, uint8_t vec = 0,
+                 const var_decl* decl = nullptr) {
+        if (!s.names.emplace(name, scope::reg{type, vec, decl}).second && !allow_redeclare)
             error(p, fmt::format("'{}' is already declared in this scope", m_.str(name)));
     }
     uint32_t prefix_id(std::string_view prefix) {
@@ -204,14 +209,15 @@ private:
         }
         // A scalar register's type; vector registers (.reg .v2 .f32) are not judged.
         data_type type = v.space == state_space::reg && v.vec == 0 ? v.type : data_type::none;
+        uint8_t vec = v.space == state_space::reg ? static_cast<uint8_t>(v.vec) : 0;
         if (v.is_range) { // ptxas: one range per name and scope, whatever the sizes or types
-            auto [it, fresh] = s.ranges.emplace(prefix_id(m_.str(v.name)), scope::range{v.range, type});
+            auto [it, fresh] = s.ranges.emplace(prefix_id(m_.str(v.name)), scope::range{v.range, type, vec});
             if (!fresh) {
                 error(v.pos, fmt::format("registers '{}<...>' are already declared in this scope", m_.str(v.name)));
                 it->second.count = std::max(it->second.count, v.range);
             }
         } else if (m_.str(v.name) != "_") {
-            declare(s, v.name, v.pos, allow_redeclare, type);
+            declare(s, v.name, v.pos, allow_redeclare, type, vec, &v);
             if (info(v.name).prefix) s.numbered.emplace_back(v.name, v.pos);
         }
     }
@@ -238,13 +244,20 @@ private:
     // Whether `name` is declared here; `type` is its register type (none for
     // anything else, predefined registers and %r1.b0 selectors included).
     bool resolve(symbol name, data_type& type) {
+        uint8_t flags;
+        return resolve(name, type, flags);
+    }
+    // Also what check_operand_rules wants to know of the name (detail::node_flags).
+    bool resolve(symbol name, data_type& type, uint8_t& flags) {
         type = data_type::none;
+        flags = 0;
         const name_info& in = info(name);
         if (in.prefix) {
             for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
                 auto r = (*it)->ranges.find(in.prefix);
                 if (r != (*it)->ranges.end() && in.number < r->second.count) {
                     type = r->second.type;
+                    flags = in.has_component ? (r->second.vec ? 0 : detail::node_selector) : r->second.vec;
                     return true;
                 }
             }
@@ -252,12 +265,25 @@ private:
         for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
             auto n = (*it)->names.find(name);
             if (n != (*it)->names.end()) {
-                type = n->second;
+                type = n->second.type;
+                flags = in.has_component ? (n->second.vec ? 0 : detail::node_selector) : n->second.vec;
                 return true;
             }
         }
-        if (in.predefined) return true;
-        return in.has_component && in.base != no_symbol && defined(in.base);
+        if (in.predefined) {
+            if (m_.str(name) != "WARP_SZ") flags = detail::node_special;
+            return true;
+        }
+        if (!in.has_component || in.base == no_symbol) return false;
+        data_type base_type;
+        uint8_t base_flags;
+        if (!resolve(in.base, base_type, base_flags)) return false;
+        // %tid.x is a scalar special register; %r1.b0 a register with a (video) selector
+        // (%v.x of a vector register %v is one element)
+        flags = (base_flags & detail::node_special) ? detail::node_special
+                : (base_flags & detail::node_vec_mask) ? 0
+                                                       : detail::node_selector;
+        return true;
     }
     // What the innermost declaration of `name` says when it is a variable.
     detail::var_facts var_of(symbol name) {
@@ -287,11 +313,13 @@ private:
     // are reported after the instruction's own problems, in operand order.
     void use(const operand& op) {
         data_type type = data_type::none;
+        uint8_t flags = 0;
         if ((op.kind == operand_kind::name || op.kind == operand_kind::address) && op.name != no_symbol &&
-            !resolve(op.name, type))
+            !resolve(op.name, type, flags))
             undeclared_.push_back(&op);
         types_.push_back(type);
         vars_.push_back(type == data_type::none && op.name != no_symbol ? var_of(op.name) : detail::var_facts{});
+        flags_.push_back(flags);
         for (const auto& e : op.elems) use(e);
     }
     void report_undeclared() {
@@ -303,9 +331,13 @@ private:
     // `@%r1 bra L`: ptxas wants a predicate expression.
     void guard(const instruction& ins) {
         data_type type;
+        uint8_t flags;
         pos_t p = ins.pos + 1 + (ins.guard_negated ? 1 : 0);
-        if (!resolve(ins.guard, type))
+        if (!resolve(ins.guard, type, flags))
             error(p, fmt::format("'{}' is not declared", m_.str(ins.guard)));
+        else if ((flags & detail::node_special) && m_.str(ins.guard) != "%is_explicit_cluster")
+            error(p, fmt::format("the guard '{}' must be a predicate register, but it is a special register",
+                                 m_.str(ins.guard)));
         else if (type != data_type::none && type != data_type::pred)
             error(p, fmt::format("the guard '{}' must be a predicate register, but it is declared .{}", m_.str(ins.guard),
                                  to_string(type)));
@@ -319,6 +351,7 @@ private:
                 declare(s, l->name, l->pos, false);
             } else if (auto p = std::get_if<const prototype_decl*>(&st.node)) {
                 declare(s, (*p)->label, (*p)->pos, false);
+                s.prototypes.emplace((*p)->label, *p);
             } else if (auto t = std::get_if<const targets_decl*>(&st.node)) {
                 declare(s, (*t)->label, (*t)->pos, false);
             }
@@ -351,9 +384,11 @@ private:
                 if (ins->guard != no_symbol) guard(*ins);
                 types_.clear();
                 vars_.clear();
+                flags_.clear();
                 undeclared_.clear();
                 for (const auto& op : ins->operands) use(op);
-                detail::check_instruction(m_, facts_, *ins, types_, d_, checked_);
+                if (detail::check_instruction(m_, facts_, *ins, types_, flags_, d_, checked_) && m_.str(ins->opcode) == "call")
+                    detail::check_call(m_, *ins, call_lookup_, d_);
                 detail::check_addresses(m_, *ins, vars_, types_, d_, addresses_checked_);
                 report_undeclared();
             } else if (auto b = std::get_if<const block_stmt*>(&st.node)) {
@@ -377,8 +412,31 @@ private:
     std::unordered_map<std::string_view, uint32_t> prefix_ids_;
     detail::instruction_cache checked_;
     detail::address_cache addresses_checked_;
+    std::unordered_map<symbol, const function*> functions_; // the first declaration of each, for calls
+    // What check_call asks of the names in scope.
+    detail::call_lookup call_lookup_{
+        [this](symbol s) -> const function* {
+            auto f = functions_.find(s);
+            return f == functions_.end() ? nullptr : f->second;
+        },
+        [this](symbol s) -> const prototype_decl* {
+            for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+                if (auto p = (*it)->prototypes.find(s); p != (*it)->prototypes.end()) return p->second;
+            return nullptr;
+        },
+        [this](symbol s) -> const var_decl* {
+            for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+                if (auto n = (*it)->names.find(s); n != (*it)->names.end()) return n->second.decl;
+            return nullptr;
+        },
+        [this](symbol s) {
+            data_type t;
+            return resolve(s, t) ? t : data_type::none;
+        },
+    };
     std::vector<data_type> types_;           // of the instruction being checked, see use()
     std::vector<detail::var_facts> vars_;    // likewise, what each operand node names
+    std::vector<uint8_t> flags_;             // detail::node_flags of each operand node, see use()
     std::vector<const operand*> undeclared_;
 };
 

@@ -16,6 +16,15 @@ struct module_facts {
     std::string target;           // "sm_90a"; empty when none
 };
 
+// What an operand node's name is, besides its register type (validate.cpp
+// works it out; check_operand_rules.cpp judges it): the low bits hold the
+// element count of a vector register (.reg .v4 .f32 %v), then flags.
+enum node_flags : uint8_t {
+    node_vec_mask = 0x0F,
+    node_special = 0x10,  // a special register (%tid, %tid.x, %clock64); not WARP_SZ
+    node_selector = 0x20, // a register with a component (%r1.b0, %r1.x)
+};
+
 // Instruction shapes (opcode, modifiers, operand kinds and register types)
 // already found clean in this module. Real PTX repeats a few hundred shapes
 // thousands of times, so the table is consulted once per shape, not once
@@ -23,7 +32,8 @@ struct module_facts {
 class instruction_cache {
 public:
     // `types` as for check_instruction; also prepares add().
-    bool contains(const parser::instruction& ins, std::span<const parser::data_type> types);
+    bool contains(const parser::instruction& ins, std::span<const parser::data_type> types,
+                  std::span<const uint8_t> flags);
     void add() { clean_.insert(key_); }
 
 private:
@@ -34,8 +44,9 @@ private:
 // Reports problems with `ins` to `d`; returns false when there were any.
 // `types` holds the declared type of each operand node of `ins` in
 // pre-order (an operand, then its elements), data_type::none where the node
-// is not a declared register.
+// is not a declared register; `flags` the node_flags of each node, alike.
 bool check_instruction(const parser::module& m, const module_facts& facts, const parser::instruction& ins,
-                       std::span<const parser::data_type> types, parser::diagnostics& d, instruction_cache& cache);
+                       std::span<const parser::data_type> types, std::span<const uint8_t> flags, parser::diagnostics& d,
+                       instruction_cache& cache);
 
 } // namespace ptxsim::isa::detail

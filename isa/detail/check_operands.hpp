@@ -28,6 +28,7 @@ struct instruction_view {
     std::span<const std::string_view> words; // opcode word, then every modifier
     std::span<const parser::pos_t> word_pos; // where each word starts (at its dot)
     std::span<const parser::data_type> types; // declared type of each operand node, pre-order; none when not a register
+    std::span<const uint8_t> flags;           // node_flags of each operand node, alike
 };
 
 // Register and constant operands against the instruction's type, vector
@@ -36,5 +37,9 @@ void check_operand_types(const instruction_view& v, std::vector<located_problem>
 
 // cvt rounding, atom/red operation and type, .noftz, mandatory .sync.
 void check_combinations(const instruction_view& v, std::vector<located_problem>& out);
+
+// Operand counts, vectors, special registers, selectors, modifiers that need
+// one another and constant ranges (check_operand_rules.cpp).
+void check_operand_rules(const instruction_view& v, std::vector<located_problem>& out);
 
 } // namespace ptxsim::isa::detail

@@ -225,7 +225,8 @@ void check_declaration(const module& m, const module_facts& facts, const var_dec
     }
     if (v.space == state_space::reg && !v.dims.empty())
         return error(fmt::format("'{}' is an array and cannot live in registers; declare it in .local", name));
-    if (v.space == state_space::param && v.align > 128)
+    // ptxas limits a .func parameter (and a call argument) to 128; a kernel parameter may be aligned further.
+    if (v.space == state_space::param && v.align > 128 && place != decl_place::entry_param)
         return error(fmt::format("parameter '{}' is aligned to {} bytes; a parameter's alignment is at most 128", name, v.align));
     // ptxas allocates a vector (or .f16x2) parameter only as an array (.v2.u32 p[1] is fine).
     if ((v.vec || v.type == data_type::f16x2) && v.space == state_space::param && v.dims.empty())

@@ -23,9 +23,8 @@ type_info info_of(data_type t) {
     case data_type::u16: case data_type::s16: return {type_kind::integer, 16};
     case data_type::u32: case data_type::s32: return {type_kind::integer, 32};
     case data_type::u64: case data_type::s64: return {type_kind::integer, 64};
-    // 8-bit types exist only as instruction types (ld.u8) and memory; ptxas
-    // does not take .reg .b8 registers as operands at all, so an 8-bit want
-    // is kept (wide registers hold it) but an 8-bit register is not judged.
+    // 8-bit types are instruction types (ld.u8) and memory; an 8-bit
+    // register is taken only where the type is 8-bit (register_fits).
     case data_type::u8: case data_type::s8: return {type_kind::integer, 8};
     case data_type::b8: return {type_kind::bit, 8};
     case data_type::f32: return {type_kind::floating, 32};
@@ -42,7 +41,7 @@ namespace {
 
 // Roles per table key; alternatives for different operand counts are
 // separated by '|'. Keys not listed keep only the table's kind checks.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 63> role_table{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 66> role_table{{
     {"abs", "t,t"},          {"add", "t,t,t"},        {"addc", "t,t,t"},         {"and", "t,t,t"},
     {"bfe", "t,t,i,i"},      {"bfi", "t,t,t,i,i"},    {"bfind", "i,t"},          {"brev", "t,t"},
     {"clz", "i,t"},          {"cnot", "t,t"},         {"copysign", "t,t,t"},     {"cos", "t,t"},
@@ -61,6 +60,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 63> role_tab
     {"match", "x,t,x"},      {"atom", ""},
     {"vote", "t,p"},         {"shfl", "t,t,x,x"},     // the forms without .sync (before sm_70)
     {"mbarrier.init", "m,i"}, {"mbarrier.expect_tx", "m,i"}, {"mbarrier.complete_tx", "m,i"},
+    // mapa's CTA rank, brx.idx's index: 32-bit integers; lop3's d|p takes a predicate q last.
+    {"mapa", "t,t,i"},       {"brx.idx", "i,-"},      {"lop3", "t,t,t,t,-|t,t,t,t,-,p"},
 }};
 
 bool has_word(std::span<const std::string_view> words, std::string_view w) {
@@ -116,12 +117,17 @@ std::string_view roles_for(std::string_view key, std::span<const std::string_vie
 
 bool register_fits(data_type want, data_type reg, bool wide) {
     type_info w = info_of(want), r = info_of(reg);
-    if (w.kind == type_kind::unknown || r.kind == type_kind::unknown || r.bits == 8) return true;
+    if (w.kind == type_kind::unknown || r.kind == type_kind::unknown) return true;
+    // An 8-bit register goes only where an 8-bit type does (ld.u8, st.s8,
+    // cvt.u32.u8, any kind); ptxas refuses it with mov, add, a 32-bit ld ...
+    if (r.bits == 8) return w.bits == 8;
     if (w.kind == type_kind::pred || r.kind == type_kind::pred) return want == reg;
     if (wide ? r.bits < w.bits : r.bits != w.bits) return false;
     switch (w.kind) {
     case type_kind::bit: return true;
-    case type_kind::integer: return r.kind == type_kind::bit || r.kind == type_kind::integer;
+    // ptxas takes an .f16x2 register for a 32-bit integer (add.u32 %x1, %x1, %r1), not for .f32
+    case type_kind::integer:
+        return r.kind == type_kind::bit || r.kind == type_kind::integer || reg == data_type::f16x2;
     case type_kind::floating:
     case type_kind::half: return reg == want || r.kind == type_kind::bit;
     default: return true;
@@ -211,6 +217,8 @@ std::string cvt_rounding_problem(data_type d, data_type a, std::string_view roun
         }
     } else if (packed_needs_rounding(d, a) && none) {
         return needs(".rn, .rz or another of the modes the conversion allows", "the conversion rounds");
+    } else if (packed_needs_rounding(d, a) && int_round) { // cvt.rzi.tf32.f32
+        return refuses("a conversion to a packed or reduced-precision type rounds to a float (.rn, .rz, .rna ...)");
     }
     return {};
 }

@@ -142,6 +142,26 @@ const std::vector<std::string> legal = {
     "mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2}, {%r1, %r2, %r3, %r4};", // m8n8k4 .f16: any layout
     "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f1}, {%r1, %r2}, {%r1, %r2}, {%r1, %r2, %r3, %r4};",
     "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};",
+    // Operand rules (check_operand_rules.cpp), the forms ptxas takes:
+    "mov.u16 %h1, %tid.x;",                   // a 32-bit special register into 16 bits
+    "cvt.u64.u32 %rd1, %clock64;",            // cvt reads any width
+    "mov.v4.u32 {%r1, %r2, %r3, %r4}, %ntid;", // a .v4 special register whole
+    "st.global.v2.u32 [%rd1], {%r1, %tid.x};", // a component as a vector element
+    "vadd.u32.u32.u32 %r1, %r2.b0, %r3.h1;",
+    "vmax2.s32.s32.s32 %r1, %r2.h10, %r3.h01, %r4;",
+    "atom.relaxed.global.add.u32 %r1, [%rd1], 1;", // no scope needed on atom
+    "ld.weak.ca.global.u32 %r1, [%rd1];",
+    "ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;",
+    "setp.eq.or.s32 %p1, %r1, %r2, !%p2;",
+    "mad.lo.s32 %r1, %r2, %r3, %r4;",
+    "fma.rn.f32 %f1, %f2, %f3, %f4;",
+    "bar.sync 15;",
+    "cvt.rn.f16x2.f32 %r1, %f1, %f2;",
+    "createpolicy.fractional.L2::evict_last.b64 %rd1, 0.5;",
+    "add.u32 %r1, %hx1, %r2;",                // an .f16x2 register stands for a 32-bit integer
+    "atom.global.exch.b32 %r1, [%rd1], 0, %r2;", // a fourth operand without a hint, .b32 only
+    "barrier.sync 4294967296;",               // ptxas keeps the low 32 bits: barrier 0
+    "bfe.u32 %r1, %r2, 255, 255;",
 };
 
 // Each refused by ptxas; lint must give at least one error.
@@ -290,6 +310,31 @@ const std::vector<std::string> illegal = {
     "mma.sync.aligned.m8n8k4.row.col.f32.f64.f64.f64 {%fd1, %fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};",
     "mma.sync.aligned.m8n8k4.col.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};",
     "mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%f1, %f2, %f3, %f4};",
+    // Operand rules (check_operand_rules.cpp):
+    "setp.ge.s32 %p1, %r1, %tid.x;",
+    "mov.u32 %laneid, %r1;",
+    "mov.u32 %r1, %ctaid;",
+    "mov.u32 %r1, %clock64;",
+    "mov.u32 %r1, %r2.y;",
+    "ld.global.u32 %r1, [%rd1], %rd2;",
+    "red.global.L2::cache_hint.add.u32 [%rd1], 1;",
+    "st.cta.global.u32 [%rd1], %r1;",
+    "ld.volatile.cg.global.u32 %r1, [%rd1];",
+    "mad.f32 %f1, %f2, %f3, %f4;",
+    "mul.hi.f32 %f1, %f2, %f3;",
+    "mul.rn.u32 %r1, %r2, %r3;",
+    "setp.eq.s32 %p1, %r1, %r2, %p2;",
+    "atom.global.min.v4.s32 %r1, [%rd1], %r2;",
+    "bar.arrive 16, 64;",
+    "wgmma.wait_group.sync.aligned 1.0;",
+    "cvt.u32.u16 %r1, %h1, %h2;",
+    "mov.f64 %fd1, sm;",
+    "atom.global.exch.b64 %rd1, [%rd1], 0, %rd2;",
+    "bfi.b64 %rd1, %rd2, %rd3, 32, 256;",
+    "bfe.u32 %r1, %r2, -1, 8;",
+    "mad.ftz.lo.s32 %r1, %r2, %r3, %r4;",
+    "cvt.rzi.tf32.f32 %r1, %f1;",
+    "add.f32 %f1, %hx1, %f2;",
 };
 
 std::string lint_messages(const std::string& line) {
