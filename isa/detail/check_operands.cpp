@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <optional>
 
 #include "isa/detail/operand_types.hpp"
 
@@ -140,9 +141,16 @@ private:
 
     // The elements of a vector operand: each fits `r`, and all registers are
     // as wide as each other ({%r1, %rd2} is refused even where both fit).
+    // ld/ldu/st are laxer in ptxas 13: a vector passes when one of its
+    // registers fits (st.v2.u32 [a], {%f1, %r1} is taken, {%f1, %f2} is not;
+    // found by the mutation differential), so there the first misfit counts
+    // only when no element fits.
     void elements(const operand& op, role r, size_t index, size_t node) {
+        const bool one_fit_is_enough = v_.row.key == "ld" || v_.row.key == "ldu" || v_.row.key == "st";
         size_t child = node + 1;
         uint32_t width = 0;
+        bool any_fits = false;
+        std::optional<located_problem> first_misfit;
         for (const auto& e : op.elems) {
             if (e.kind == operand_kind::name && type_at(child) == data_type::pred) {
                 // ptxas takes {%r1, %p1} for .v2.u32 (not for .f32 or .u64):
@@ -161,9 +169,18 @@ private:
                 if (bits) width = bits;
             }
             scalar(e, r, index, child);
-            if (failed_) return;
+            if (failed_ && one_fit_is_enough && e.kind == operand_kind::name) {
+                if (!first_misfit) first_misfit = out_.back();
+                out_.pop_back();
+                failed_ = false;
+            } else if (failed_) {
+                return;
+            } else if (e.kind == operand_kind::name) {
+                any_fits = true;
+            }
             child += node_count(e);
         }
+        if (first_misfit && !any_fits) fail(first_misfit->pos, first_misfit->message);
     }
 
     // A name that is no scalar register may be a vector register

@@ -29,6 +29,9 @@ std::string kernel(const std::string& line) {
 // Each legal for ptxas although a stricter reading of the ISA might refuse it.
 const std::vector<std::string> legal = {
     "add.s32 %u5, %s1, %r4;",                 // signed and unsigned registers mix
+    "st.shared.v2.u32 [sm], {%f1, %r1};",     // ld/st vectors: one fitting register is enough
+    "st.shared.v4.u32 [sm], {%f1, %f2, %f3, %r1};",
+    "ld.shared.v2.u32 {%f1, %r1}, [sm];",
     "add.f32 %r1, %f1, %r2;",                 // a bit-type register stands for f32
     "add.f32 %f1, 0d3FF0000000000000, %f2;",  // a 0d constant for f32
     "add.f64 %fd1, 0f3F800000, %fd2;",        // a 0f constant for f64
@@ -166,6 +169,8 @@ const std::vector<std::string> legal = {
 
 // Each refused by ptxas; lint must give at least one error.
 const std::vector<std::string> illegal = {
+    "st.shared.v2.u32 [sm], {%f1, %f2};",     // ... but not when none fits
+    "ld.shared.v2.u32 {%f1, %f2}, [sm];",
     "add.s32 %r5, %rd1, %r4;",
     "add.s32 %f1, %r1, %r2;",
     "add.f32 %u1, %f1, %s2;",
