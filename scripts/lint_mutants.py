@@ -8,6 +8,10 @@ single-edit variants of it ("mutants") from a seed, runs ptxas and
   ptxas-rejects-lint-accepts   lint misses an error ptxas reports
   ptxas-accepts-lint-rejects   lint rejects legal PTX (the worse kind)
 
+A mutant on which ptxas crashes (killed by a signal; ptxas 13 segfaults on
+some `.param` accesses in call sequences) has no verdict: it is counted and
+listed as ptxas-crashed, and not as a disagreement.
+
 Each edit is one of: change a type, a width, a register, a modifier, a state
 space, a vector width, an operand count, a directive's argument, an
 initialiser, a number; delete a token; duplicate a declaration. One edit
@@ -458,6 +462,8 @@ def run_ptxas(ptxas, path, arch):
                            stderr=subprocess.STDOUT, text=True, errors='replace', timeout=60)
     except subprocess.TimeoutExpired:
         return None, 'ptxas timed out'
+    if r.returncode < 0:  # killed by a signal: ptxas crashed and gave no verdict
+        return 'crash', f'ptxas crashed (signal {-r.returncode})'
     msgs = [l for l in r.stdout.splitlines() if 'error' in l or 'fatal' in l]
     return r.returncode == 0, (msgs[0] if msgs else r.stdout.strip().split('\n')[0])
 
@@ -545,7 +551,7 @@ def main():
         baseline = []
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             for (job, (pa, _, la, _)) in zip(jobs, pool.map(check, jobs)):
-                if pa and la:
+                if pa is True and la:
                     baseline.append(os.path.relpath(job[2], args.root))
         sources = [source(p, texts[p]) for p in baseline]
         print(f'lint_mutants: {len(sources)} of {len(texts)} corpus files (<= {args.max_bytes} bytes) are '
@@ -573,6 +579,8 @@ def main():
                     kind = 'lint-exit-status'
                 elif pa is None:
                     kind = 'ptxas-timeout'
+                elif pa == 'crash':
+                    kind = 'ptxas-crashed'
                 elif pa == la:
                     counts['agree'] += 1
                     os.unlink(f)
@@ -580,7 +588,7 @@ def main():
                 else:
                     kind = 'ptxas-rejects-lint-accepts' if la else 'ptxas-accepts-lint-rejects'
                 counts[kind] += 1
-                msg = pmsg if kind == 'ptxas-rejects-lint-accepts' else lmsg
+                msg = lmsg if kind == 'ptxas-accepts-lint-rejects' else pmsg
                 classes[(kind, op, normalise(msg))].append((n, path, line, what, pmsg, lmsg))
                 if args.keep:
                     os.makedirs(args.keep, exist_ok=True)
@@ -601,6 +609,8 @@ def main():
         print(f'lint exit status other than 0/1: {counts["lint-exit-status"]}')
     if counts['ptxas-timeout']:
         print(f'ptxas timed out: {counts["ptxas-timeout"]}')
+    # A crash is no verdict to agree or disagree with; listed, not counted against lint.
+    print(f'ptxas crashed (no verdict): {counts["ptxas-crashed"]}')
     print(f'time: {took:.0f} s ({counts["run"] / max(took, 1e-9):.1f} mutants/s, {args.jobs} jobs)')
     for (kind, op, msg), items in sorted(classes.items(), key=lambda kv: (kv[0][0], -len(kv[1]), kv[0])):
         print(f'\n[{kind}] {op}: {msg}  ({len(items)})')
@@ -608,7 +618,7 @@ def main():
             print(f'  mutant {n}: {path}:{line}: {what}')
             print(f'    ptxas: {pmsg}')
             print(f'    lint:  {lmsg}')
-    return 1 if counts['run'] != counts['agree'] else 0
+    return 1 if counts['run'] != counts['agree'] + counts['ptxas-crashed'] else 0
 
 
 if __name__ == '__main__':
