@@ -24,6 +24,7 @@
 //    .local, .const and .param; .mmio, the .L1:: eviction priorities and
 //    the .L2::NNB prefetch sizes take .global or generic only.
 #include "isa/detail/check_addresses.hpp"
+#include "isa/detail/check_operands.hpp"
 
 #include <fmt/format.h>
 
@@ -37,12 +38,6 @@ namespace ptxsim::isa::detail {
 namespace {
 
 using namespace parser;
-
-size_t node_count(const operand& op) {
-    size_t n = 1;
-    for (const auto& e : op.elems) n += node_count(e);
-    return n;
-}
 
 std::optional<state_space> space_of_word(std::string_view w) {
     if (w.empty() || (w[0] != 'g' && w[0] != 's' && w[0] != 'l' && w[0] != 'c' && w[0] != 'p')) return std::nullopt;

@@ -14,12 +14,6 @@ namespace {
 
 using namespace parser;
 
-size_t node_count(const operand& op) {
-    size_t n = 1;
-    for (const auto& e : op.elems) n += node_count(e);
-    return n;
-}
-
 bool one_of(std::string_view w, std::initializer_list<std::string_view> set) {
     for (auto s : set)
         if (w == s) return true;

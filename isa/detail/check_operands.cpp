@@ -14,15 +14,16 @@
 #include "isa/detail/operand_types.hpp"
 
 namespace ptxsim::isa::detail {
-namespace {
 
-using namespace parser;
-
-size_t node_count(const operand& op) {
+size_t node_count(const parser::operand& op) {
     size_t n = 1;
     for (const auto& e : op.elems) n += node_count(e);
     return n;
 }
+
+namespace {
+
+using namespace parser;
 
 bool has_word(std::span<const std::string_view> words, std::string_view w) {
     for (auto x : words)

@@ -20,6 +20,10 @@ struct located_problem {
 };
 
 // One instruction as the checks see it.
+// An operand and its elements, counted in pre-order: the length of its run
+// in instruction_view::types and ::flags.
+size_t node_count(const parser::operand& op);
+
 struct instruction_view {
     const parser::module& m;
     const module_facts& facts;
