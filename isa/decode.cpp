@@ -465,6 +465,9 @@ private:
                 } else if (e.kind == operand_kind::name) {
                     auto r = find_reg(e.name);
                     if (r) o.elems[i] = r->slot;
+                    else if (find_var(e.name)) // ptxas takes it; lint warns (isa/detail/check_addresses.cpp)
+                        error(e.pos, fmt::format("'{}' is a variable, not a register: an element of a vector operand "
+                                                 "must be a register or '_' to run", m_.str(e.name)));
                     else error(e.pos, fmt::format("cannot resolve '{}'", m_.str(e.name)));
                 } else if (!vector_constant(o, i, operand(e, ins, type))) {
                     o.kind = opnd::none; // a constant that does not fit beside the elements: handlers fault

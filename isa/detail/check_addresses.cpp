@@ -25,6 +25,7 @@
 //    the .L2::NNB prefetch sizes take .global or generic only.
 #include "isa/detail/check_addresses.hpp"
 #include "isa/detail/check_operands.hpp"
+#include "isa/detail/operand_types.hpp"
 
 #include <fmt/format.h>
 
@@ -93,6 +94,9 @@ public:
         if (!problem_) modifiers();
         return std::move(problem_);
     }
+    // Something ptxas takes that the ISA gives no meaning (reported when
+    // there is no error).
+    const std::optional<std::pair<pos_t, std::string>>& warning() const { return warning_; }
 
 private:
     void fail(pos_t p, std::string msg) {
@@ -210,6 +214,10 @@ private:
         if (op.kind == operand_kind::vector || op.kind == operand_kind::pipe) {
             size_t child = node + 1;
             for (const auto& e : op.elems) {
+                if (op.kind == operand_kind::vector && vector_element_variable(op, e, i, node, child)) {
+                    child += node_count(e);
+                    continue;
+                }
                 name_nodes(e, i, child);
                 child += node_count(e);
             }
@@ -232,6 +240,36 @@ private:
         if (op_ == "cvta" && space_ && *space_ != v.space)
             fail(op.pos, fmt::format("operand {} of 'cvta.{}' is the .{} variable '{}'; it needs a .{} variable", i + 1,
                                      space_word_, to_string(v.space), name, to_string(*space_)));
+    }
+
+    // ptxas 13 takes a .global, .shared, .const or .local variable as an
+    // element of a vector operand ({gv, %r1}, as destination too), sized by
+    // its declared type like a register of that type, and refuses a .param
+    // one. The ISA defines no such operand and ptxsim does not run it, so
+    // lint agrees with ptxas and warns. True when `e` was such a variable.
+    bool vector_element_variable(const operand& vec, const operand& e, size_t i, size_t vec_node, size_t node) {
+        if (e.kind != operand_kind::name || names_free_) return false;
+        var_facts v = var_at(node);
+        if (!v.is_var || is_handle(v) || v.space == state_space::param) return false;
+        std::string_view name = m_.str(e.name);
+        uint32_t bits = info_of(v.type).bits;
+        size_t child = vec_node + 1;
+        for (const auto& other : vec.elems) { // "Incompatible elements of vector expression"
+            data_type t = type_at(child);
+            uint32_t w = t != data_type::none && t != data_type::pred ? info_of(t).bits : 0;
+            if (w && bits && w != bits) {
+                fail(e.pos, fmt::format("the elements of operand {} of '{}' must have one width, but the .{} variable "
+                                        "'{}' is .{} and '{}' is .{}", i + 1, op_, to_string(v.space), name,
+                                        to_string(v.type), m_.str(other.name), to_string(t)));
+                return true;
+            }
+            child += node_count(other);
+        }
+        if (!warning_)
+            warning_.emplace(e.pos, fmt::format("'{}' is a .{} variable, not a register; ptxas takes it as an element of "
+                                                "operand {} of '{}', but the PTX ISA gives that no meaning and ptxsim "
+                                                "cannot run it", name, to_string(v.space), i + 1, op_));
+        return true;
     }
 
     void call_list(const operand& op, size_t node) {
@@ -361,6 +399,7 @@ private:
     bool takes_address_ = false;
     bool names_free_ = false;
     std::optional<std::pair<pos_t, std::string>> problem_;
+    std::optional<std::pair<pos_t, std::string>> warning_;
 };
 
 } // namespace
@@ -392,7 +431,9 @@ void check_addresses(const module& m, const instruction& ins, std::span<const va
         if (op != "ld" && op != "st" && op != "atom" && op != "red" && op != "cp") return;
     }
     if (plain && cache.contains(ins)) return;
-    if (auto p = address_checker(m, ins, vars, types).run()) d.error(*m.source, p->first, std::move(p->second));
+    address_checker checker(m, ins, vars, types);
+    if (auto p = checker.run()) d.error(*m.source, p->first, std::move(p->second));
+    else if (const auto& w = checker.warning()) d.report(severity::warning, *m.source, w->first, w->second);
     else if (plain) cache.add();
 }
 

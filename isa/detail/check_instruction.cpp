@@ -9,6 +9,7 @@
 
 #include "isa/detail/check_operands.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace ptxsim::isa::detail {
@@ -144,15 +145,16 @@ private:
         }
         for (const auto& rule : row_.rules) {
             bool has_when = false, has_need = false;
+            pos_t when_at = word_pos_[0];
             for (size_t i = first_mod; i < words_.size(); ++i) {
-                if (words_[i] == rule.when) has_when = true;
+                if (words_[i] == rule.when && !has_when) has_when = true, when_at = word_pos_[i];
                 for (const auto& n : rule.needs)
                     if (words_[i] == n) has_need = true;
             }
             if (has_when && !has_need) {
                 std::string needs;
                 for (size_t k = 0; k < rule.needs.size(); ++k) needs += fmt::format("{}.{}", k ? ", " : "", rule.needs[k]);
-                add(word_pos_[0], fmt::format("'.{}' on '{}' is only allowed with one of {}", rule.when, row_.key, needs));
+                add(when_at, fmt::format("'.{}' on '{}' is only allowed with one of {}", rule.when, row_.key, needs));
             }
         }
     }
@@ -247,6 +249,17 @@ bool instruction_cache::contains(const instruction& ins, std::span<const data_ty
 }
 
 namespace {
+// Modifiers ptxas 13 takes twice (match.sync.sync, bra.uni.uni,
+// add.sat.sat, cvt.rn.relu.relu ...) as if written once; it refuses a
+// repeated .ftz, .noftz, .aligned, .nc, .mmio, .volatile, .abs, .xorsign,
+// .wait and any repeated member of a group (a type, space, rounding, scope,
+// order, comparison): "Duplicate .ftz modifier", "Multiple ... specified".
+bool repeat_ignored(std::string_view w) {
+    for (std::string_view x : {"sync", "uni", "approx", "cc", "sat", "satfinite", "relu", "NaN", "shiftamt"})
+        if (w == x) return true;
+    return false;
+}
+
 // sqrt.approx.finite.f32: ptxas takes the testp class and ignores it; say so.
 bool warn_ignored_testp(const module& m, const instruction& ins, std::span<const std::string_view> words,
                         std::span<const pos_t> word_pos, std::string_view key, diagnostics& d) {
@@ -276,11 +289,20 @@ bool check_instruction(const module& m, const module_facts& facts, const instruc
     words[n] = m.str(ins.opcode);
     word_pos[n++] = p;
     p += static_cast<pos_t>(words[0].size());
+    bool repeat_dropped = false;
     for (symbol s : ins.modifiers) {
         if (n == words.size()) break;
-        words[n] = m.str(s);
-        word_pos[n++] = p + 1; // at the modifier's dot
-        p += 1 + static_cast<pos_t>(words[n - 1].size());
+        std::string_view w = m.str(s);
+        pos_t at = p + 1; // at the modifier's dot
+        p += 1 + static_cast<pos_t>(w.size());
+        if (repeat_ignored(w) && std::find(words.begin() + 1, words.begin() + n, w) != words.begin() + n) {
+            d.report(severity::warning, *m.source, at - 1,
+                     fmt::format("'.{}' is repeated; ptxas ignores the repeat", w));
+            repeat_dropped = true;
+            continue; // judged as if written once
+        }
+        words[n] = w;
+        word_pos[n++] = at;
     }
     for (size_t i = 1; i < n; ++i) --word_pos[i]; // point at the '.'
     std::span<const std::string_view> ws(words.data(), n);
@@ -320,8 +342,11 @@ bool check_instruction(const module& m, const module_facts& facts, const instruc
             check_combinations(view, probs);
             check_operand_types(view, probs);
             if (probs.empty()) check_operand_rules(view, probs);
+            if (probs.empty()) check_modifier_types(view, probs);
             if (probs.empty()) {
-                if (row->key == "testp" || !warn_ignored_testp(m, ins, ws, std::span<const pos_t>(word_pos.data(), n), key, d))
+                if ((row->key == "testp" ||
+                     !warn_ignored_testp(m, ins, ws, std::span<const pos_t>(word_pos.data(), n), key, d)) &&
+                    !repeat_dropped)
                     cache.add(); // a shape that draws a warning is not cached, so every instance gets it
                 return true;
             }

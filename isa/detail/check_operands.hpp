@@ -46,4 +46,9 @@ void check_combinations(const instruction_view& v, std::vector<located_problem>&
 // one another and constant ranges (check_operand_rules.cpp).
 void check_operand_rules(const instruction_view& v, std::vector<located_problem>& out);
 
+// Modifiers legal only with some types or other modifiers where the
+// table's rules cannot say it (div, rcp, ex2, slct, set, createpolicy,
+// packed-integer constants; check_modifier_types.cpp).
+void check_modifier_types(const instruction_view& v, std::vector<located_problem>& out);
+
 } // namespace ptxsim::isa::detail

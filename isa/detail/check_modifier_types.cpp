@@ -1,0 +1,150 @@
+// Modifiers whose legality depends on the type or on another modifier in a
+// way the table's `A=>B` rules cannot say (those, such as .rz only on
+// .f32/.f64 for add, are in isa/ptx_ops.def). Each rule was tried on
+// ptxas 13 (-arch=sm_90a) with the legal and the illegal neighbours
+// (docs/lint.md, "Modifiers that depend on the type"; tests/malformed/
+// cases/mod_*, kernels/corpus/hand/hand_mod_legal.ptx):
+//  - div on floats names a rounding or .approx/.full, never both; .f64 a
+//    rounding (ptxas: "Rounding modifier (or '.approx') required");
+//  - rcp.approx.f64 and ex2 on .bf16/.bf16x2 need .ftz;
+//  - slct.ftz selects by a .f32; set.ftz compares .f32, .f16 or .f16x2;
+//  - createpolicy: .fractional takes no address, an optional fraction
+//    (a register or a float), .range an address and two sizes, both one
+//    or two priorities of which the second is .L2::evict_first or
+//    .L2::evict_unchanged; .cvt takes .L2 and no priority, and only .cvt
+//    takes .L2;
+//  - the packed integers (.s16x2, .u16x2) take no constant.
+#include <fmt/format.h>
+
+#include "isa/detail/check_operands.hpp"
+#include "isa/detail/operand_types.hpp"
+
+namespace ptxsim::isa::detail {
+namespace {
+
+using namespace parser;
+
+class modifier_checker {
+public:
+    modifier_checker(const instruction_view& v, std::vector<located_problem>& out) : v_(v), out_(out), key_(v.row.key) {
+        for (size_t i = v_.row.key_words.size(); i < v_.words.size(); ++i) {
+            data_type t = data_type_from(v_.words[i]);
+            if (t == data_type::none) continue;
+            if (ntypes_ < 2) types_[ntypes_] = t, type_at_[ntypes_] = i;
+            ++ntypes_;
+        }
+    }
+
+    void run() {
+        if (key_ == "div") division();
+        else if (key_ == "rcp" && type(0) == data_type::f64 && has("approx") && !has("ftz"))
+            fail(v_.word_pos[word("approx")], "'rcp.approx.f64' needs .ftz (rcp.approx.ftz.f64)");
+        else if (key_ == "ex2" && (type(0) == data_type::bf16 || type(0) == data_type::bf16x2) && !has("ftz"))
+            fail(v_.word_pos[0], fmt::format("'ex2' on .{} needs .ftz (ex2.approx.ftz.{})", to_string(type(0)),
+                                             to_string(type(0))));
+        else if (key_ == "slct" && has("ftz") && ntypes_ == 2 && type(1) != data_type::f32)
+            fail(v_.word_pos[word("ftz")], fmt::format("'.ftz' on 'slct' is only for a .f32 selector, not .{}",
+                                                       to_string(type(1))));
+        else if (key_ == "set" && has("ftz") && ntypes_ == 2 && !ftz_comparable(type(1)))
+            fail(v_.word_pos[word("ftz")], fmt::format("'.ftz' on 'set' is only for comparing .f32, .f16 or .f16x2, "
+                                                       "not .{}", to_string(type(1))));
+        else if (key_ == "createpolicy") policy();
+        if (out_.empty()) packed_integer_constants();
+    }
+
+private:
+    data_type type(size_t i) const { return i < ntypes_ && i < 2 ? types_[i] : data_type::none; }
+    int word(std::string_view w) const {
+        for (size_t i = 1; i < v_.words.size(); ++i)
+            if (v_.words[i] == w) return static_cast<int>(i);
+        return -1;
+    }
+    bool has(std::string_view w) const { return word(w) >= 0; }
+    void fail(pos_t p, std::string msg) {
+        if (out_.empty()) out_.push_back({p, std::move(msg)});
+    }
+    static bool ftz_comparable(data_type t) {
+        return t == data_type::f32 || t == data_type::f16 || t == data_type::f16x2;
+    }
+
+    void division() {
+        data_type t = type(0);
+        if (t != data_type::f32 && t != data_type::f64) return; // integers: the table and rounding rules
+        int rnd = -1;
+        for (auto r : {"rn", "rz", "rm", "rp"})
+            if (int at = word(r); at >= 0) rnd = at;
+        int mode = has("approx") ? word("approx") : word("full");
+        if (rnd >= 0 && mode >= 0)
+            fail(v_.word_pos[rnd], fmt::format("'div.{}' does not round: .{} cannot be combined with .{}",
+                                               v_.words[mode], v_.words[rnd], v_.words[mode]));
+        else if (rnd < 0 && mode < 0)
+            fail(v_.word_pos[0], t == data_type::f64 ? "'div.f64' needs a rounding modifier (.rn, .rz, .rm or .rp)"
+                                                     : "'div.f32' needs a rounding modifier (.rn, .rz, .rm, .rp), "
+                                                       ".approx or .full");
+    }
+
+    void policy() {
+        std::string_view prio[2];
+        size_t prio_at[2]{}, nprio = 0;
+        for (size_t i = 1; i < v_.words.size(); ++i)
+            if (v_.words[i].starts_with("L2::evict_")) {
+                if (nprio < 2) prio[nprio] = v_.words[i], prio_at[nprio] = i;
+                ++nprio;
+            }
+        const auto& ops = v_.ins.operands;
+        bool cvt = has("cvt");
+        if (cvt && !has("L2")) return fail(v_.word_pos[0], "'createpolicy.cvt' needs .L2 (createpolicy.cvt.L2.b64)");
+        if (!cvt && has("L2"))
+            return fail(v_.word_pos[word("L2")], "'.L2' is only for 'createpolicy.cvt'; the other forms name the "
+                                                 "priority (.L2::evict_last ...)");
+        if (cvt && nprio)
+            return fail(v_.word_pos[prio_at[0]], "'createpolicy.cvt' converts a policy and takes no eviction priority");
+        if (cvt) return;
+        if (nprio == 0)
+            return fail(v_.word_pos[0], fmt::format("'createpolicy.{}' needs an eviction priority (.L2::evict_last, "
+                                                    ".L2::evict_normal, .L2::evict_first or .L2::evict_unchanged)",
+                                                    has("range") ? "range" : "fractional"));
+        if (nprio == 2 && prio[1] != "L2::evict_first" && prio[1] != "L2::evict_unchanged")
+            return fail(v_.word_pos[prio_at[1]], fmt::format("the second (secondary) priority of 'createpolicy' is "
+                                                             ".L2::evict_first or .L2::evict_unchanged, not .{}",
+                                                             prio[1]));
+        if (has("range")) {
+            if (ops.size() != 4 || ops[1].kind != operand_kind::address)
+                fail(ops.empty() ? v_.word_pos[0] : ops.back().pos,
+                     "'createpolicy.range' takes a policy, an address and two sizes: d, [a], primary, total");
+            return;
+        }
+        // fractional: d or d, fraction (ptxas 13 refuses the [a], size, total forms)
+        if (ops.size() > 2 || (ops.size() == 2 && ops[1].kind == operand_kind::address))
+            return fail(ops[1].pos, "'createpolicy.fractional' takes a policy and an optional fraction: d{, fraction}");
+        if (ops.size() == 2 && ops[1].kind == operand_kind::integer)
+            fail(ops[1].pos, "the fraction of 'createpolicy.fractional' is a .f32 register or a floating-point "
+                             "constant (0.5), not an integer");
+    }
+
+    // add.s16x2 %r1, %r2, 1 and min.u16x2 ..., 0x10001 are refused.
+    void packed_integer_constants() {
+        int at = has("s16x2") ? word("s16x2") : word("u16x2"); // no data_type: instruction types only
+        if (at < 0) return;
+        std::string_view t = v_.words[at];
+        const auto& ops = v_.ins.operands;
+        for (size_t i = 1; i < ops.size(); ++i)
+            if (ops[i].kind == operand_kind::integer || ops[i].kind == operand_kind::f32 ||
+                ops[i].kind == operand_kind::f64)
+                return fail(ops[i].pos, fmt::format("operand {} of '{}' must be a register: .{} takes no constant",
+                                                    i + 1, key_, t));
+    }
+
+    const instruction_view& v_;
+    std::vector<located_problem>& out_;
+    const std::string& key_;
+    data_type types_[2]{};
+    size_t type_at_[2]{};
+    size_t ntypes_ = 0;
+};
+
+} // namespace
+
+void check_modifier_types(const instruction_view& v, std::vector<located_problem>& out) { modifier_checker(v, out).run(); }
+
+} // namespace ptxsim::isa::detail
