@@ -13,7 +13,13 @@
 //    or two priorities of which the second is .L2::evict_first or
 //    .L2::evict_unchanged; .cvt takes .L2 and no priority, and only .cvt
 //    takes .L2;
-//  - the packed integers (.s16x2, .u16x2) take no constant.
+//  - the packed integers (.s16x2, .u16x2) take no constant;
+//  - st.async and red.async with an mbarrier operand (the sm_90 forms)
+//    name .mbarrier::complete_tx::bytes, no scope but .cluster, st.async
+//    no order but .weak (and then no scope) and a 32- or 64-bit type (.v4 only of 32 bits),
+//    red.async .relaxed.cluster and the operation's types (.inc/.dec .u32,
+//    .min/.max .u32/.s32, .add .u32/.s32/.u64/.s64, .and/.or/.xor .b32);
+//    .global, .mmio and .release on them need sm_100.
 #include <fmt/format.h>
 
 #include "isa/detail/check_operands.hpp"
@@ -49,6 +55,7 @@ public:
             fail(v_.word_pos[word("ftz")], fmt::format("'.ftz' on 'set' is only for comparing .f32, .f16 or .f16x2, "
                                                        "not .{}", to_string(type(1))));
         else if (key_ == "createpolicy") policy();
+        else if (key_ == "st.async" || key_ == "red.async") async_store();
         if (out_.empty()) packed_integer_constants();
     }
 
@@ -120,6 +127,56 @@ private:
         if (ops.size() == 2 && ops[1].kind == operand_kind::integer)
             fail(ops[1].pos, "the fraction of 'createpolicy.fractional' is a .f32 register or a floating-point "
                              "constant (0.5), not an integer");
+    }
+
+    void async_store() {
+        bool red = key_ == "red.async";
+        uint32_t sm = 0;
+        std::string suffix;
+        bool before_100 = !v_.facts.target.empty() && parse_target_name(v_.facts.target, sm, suffix) && sm < 100;
+        for (std::string_view w : {"global", "mmio", "release"})
+            if (int at = word(w); at >= 0 && before_100)
+                return fail(v_.word_pos[at], fmt::format("'{}' with .{} needs sm_100 or newer, but the file targets {}",
+                                                         key_, w, v_.facts.target));
+        if (v_.ins.operands.size() != 3) return; // the sm_100 forms without an mbarrier: not judged here
+        if (!has("mbarrier::complete_tx::bytes"))
+            return fail(v_.word_pos[0], fmt::format("'{}' with an mbarrier operand needs .mbarrier::complete_tx::bytes",
+                                                    key_));
+        for (std::string_view w : {"cta", "gpu", "sys"})
+            if (int at = word(w); at >= 0)
+                return fail(v_.word_pos[at], fmt::format("'{}' with an mbarrier operand takes the scope .cluster only, "
+                                                         "not .{}", key_, w));
+        if (red && (!has("relaxed") || !has("cluster")))
+            return fail(v_.word_pos[0], "'red.async' with an mbarrier operand needs .relaxed.cluster");
+        if (!red && has("weak") && has("cluster"))
+            return fail(v_.word_pos[word("cluster")], "'st.async.weak' takes no scope; .weak cannot be combined with "
+                                                      ".cluster");
+        if (!red && has("relaxed"))
+            return fail(v_.word_pos[word("relaxed")], "'st.async' with an mbarrier operand takes no memory order but "
+                                                      ".weak");
+        data_type t = type(0);
+        uint32_t bits = info_of(t).bits;
+        if (!red) {
+            if ((bits != 32 && bits != 64) || info_of(t).kind == type_kind::half)
+                return fail(v_.word_pos[type_at_[0]], fmt::format("'st.async' with an mbarrier operand stores a 32- or "
+                                                                  "64-bit type (.b32 ... .f64), not .{}", to_string(t)));
+            if (has("v4") && bits != 32)
+                return fail(v_.word_pos[word("v4")], fmt::format("'st.async.v4.{}' is {} bits; a vector holds at most "
+                                                                 "128", to_string(t), 4 * bits));
+            return;
+        }
+        for (auto [op, types] : {std::pair<std::string_view, std::string_view>{"inc", ".u32"}, {"dec", ".u32"},
+                                 {"min", ".u32, .s32"}, {"max", ".u32, .s32"}, {"add", ".u32, .s32, .u64, .s64"},
+                                 {"and", ".b32"}, {"or", ".b32"}, {"xor", ".b32"}})
+            if (has(op)) {
+                std::string name = fmt::format(".{}", to_string(t));
+                bool ok = false;
+                for (size_t at = 0; (at = types.find(name, at)) != std::string_view::npos; at += name.size())
+                    ok = ok || at + name.size() == types.size() || types[at + name.size()] == ',';
+                if (!ok)
+                    return fail(v_.word_pos[type_at_[0]], fmt::format("'red.async.{}' takes {}, not .{}", op, types,
+                                                                      to_string(t)));
+            }
     }
 
     // add.s16x2 %r1, %r2, 1 and min.u16x2 ..., 0x10001 are refused.
