@@ -138,7 +138,8 @@ void selector_and_result(const instruction_view& v, std::vector<located_problem>
     } else {
         data_type d = types[0], a = types[1];
         std::string_view results;
-        if (a == data_type::f16 || a == data_type::bf16) results = ".u32, .s32, .u16, .s16, .f16, .bf16";
+        if (a == data_type::f16) results = ".u32, .s32, .u16, .s16, .f16, .bf16";
+        else if (a == data_type::bf16) results = ".u32, .s32, .u16, .s16, .bf16"; // set.eq.f16.bf16 is refused
         else if (a == data_type::f16x2) results = ".u32, .s32, .f16x2";
         else if (a == data_type::bf16x2) results = ".u32, .s32, .bf16x2";
         else results = ".u32, .s32, .f32, .f16, .bf16";

@@ -19,7 +19,10 @@
 //    no order but .weak (and then no scope) and a 32- or 64-bit type (.v4 only of 32 bits),
 //    red.async .relaxed.cluster and the operation's types (.inc/.dec .u32,
 //    .min/.max .u32/.s32, .add .u32/.s32/.u64/.s64, .and/.or/.xor .b32);
-//    .global, .mmio and .release on them need sm_100.
+//    .global, .mmio and .release on them need sm_100;
+//  - video: a secondary operation (.add/.min/.max) needs the operand c,
+//    vshl/vshr shift by a .u32, and the SIMD forms (vadd2 ... vset4) take
+//    c as a register.
 #include <fmt/format.h>
 
 #include "isa/detail/check_operands.hpp"
@@ -56,6 +59,7 @@ public:
                                                        "not .{}", to_string(type(1))));
         else if (key_ == "createpolicy") policy();
         else if (key_ == "st.async" || key_ == "red.async") async_store();
+        else if (key_.size() > 3 && key_[0] == 'v' && !key_.starts_with("vote") && key_ != "vmad") video(); // vadd ... vset4
         if (out_.empty()) packed_integer_constants();
     }
 
@@ -177,6 +181,31 @@ private:
                     return fail(v_.word_pos[type_at_[0]], fmt::format("'red.async.{}' takes {}, not .{}", op, types,
                                                                       to_string(t)));
             }
+    }
+
+    void video() {
+        const auto& ops = v_.ins.operands;
+        bool simd = key_.back() == '2' || key_.back() == '4';
+        if (simd) {
+            if (ops.size() == 4 && ops[3].kind == operand_kind::integer)
+                fail(ops[3].pos, fmt::format("operand 4 of '{}' must be a register (c, with its optional selector), "
+                                             "not a constant", key_));
+            return;
+        }
+        int op2 = -1;
+        for (auto w : {"add", "min", "max"})
+            if (int at = word(w); at >= 0) op2 = at;
+        if (op2 >= 0 && ops.size() == 3)
+            return fail(v_.word_pos[op2], fmt::format("'{}' with the secondary operation .{} needs a fourth operand c",
+                                                      key_, v_.words[op2]));
+        if ((key_ == "vshl" || key_ == "vshr") && ntypes_ == 3) {
+            int third = -1;
+            for (size_t i = v_.row.key_words.size(), n = 0; i < v_.words.size(); ++i)
+                if (data_type_from(v_.words[i]) != data_type::none && ++n == 3) third = static_cast<int>(i);
+            if (third >= 0 && v_.words[third] != "u32")
+                fail(v_.word_pos[third], fmt::format("'{}' shifts by a .u32 amount (its third type), not .{}", key_,
+                                                     v_.words[third]));
+        }
     }
 
     // add.s16x2 %r1, %r2, 1 and min.u16x2 ..., 0x10001 are refused.
