@@ -51,8 +51,13 @@ bool fits(operand_class c, const operand& op) {
     switch (c) {
     case operand_class::any: return true;
     case operand_class::dest:
-        return (op.kind == operand_kind::name && !(op.flags & op_negated)) || op.kind == operand_kind::vector ||
-               op.kind == operand_kind::pipe || op.kind == operand_kind::sink;
+        if (op.kind == operand_kind::vector) { // {%r1, 1} is refused: "Result register required"
+            for (const auto& e : op.elems)
+                if (!(e.kind == operand_kind::name && !(e.flags & op_negated)) && e.kind != operand_kind::sink) return false;
+            return true;
+        }
+        return (op.kind == operand_kind::name && !(op.flags & op_negated)) || op.kind == operand_kind::pipe ||
+               op.kind == operand_kind::sink;
     case operand_class::source:
         return op.kind == operand_kind::name || op.kind == operand_kind::integer || op.kind == operand_kind::f32 ||
                op.kind == operand_kind::f64 || op.kind == operand_kind::vector || op.kind == operand_kind::sink;

@@ -14,6 +14,7 @@
 //    .L2::evict_unchanged; .cvt takes .L2 and no priority, and only .cvt
 //    takes .L2;
 //  - the packed integers (.s16x2, .u16x2) take no constant;
+//  - atom.cas takes no .L2::cache_hint;
 //  - st.async and red.async with an mbarrier operand (the sm_90 forms)
 //    name .mbarrier::complete_tx::bytes, no scope but .cluster, st.async
 //    no order but .weak (and then no scope) and a 32- or 64-bit type (.v4 only of 32 bits),
@@ -58,6 +59,9 @@ public:
             fail(v_.word_pos[word("ftz")], fmt::format("'.ftz' on 'set' is only for comparing .f32, .f16 or .f16x2, "
                                                        "not .{}", to_string(type(1))));
         else if (key_ == "createpolicy") policy();
+        else if (key_ == "atom" && has("cas") && has("L2::cache_hint"))
+            fail(v_.word_pos[word("L2::cache_hint")], "'atom.cas' takes no .L2::cache_hint (ptxas 13 refuses it on "
+                                                      "every type)");
         else if (key_ == "st.async" || key_ == "red.async") async_store();
         else if (key_.size() > 3 && key_[0] == 'v' && !key_.starts_with("vote") && key_ != "vmad") video(); // vadd ... vset4
         if (out_.empty()) packed_integer_constants();
