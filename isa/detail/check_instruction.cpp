@@ -348,6 +348,9 @@ bool check_instruction(const module& m, const module_facts& facts, const instruc
             check_operand_types(view, probs);
             if (probs.empty()) check_operand_rules(view, probs);
             if (probs.empty()) check_modifier_types(view, probs);
+            if (probs.empty()) check_async_operands(view, probs);
+            if (probs.empty()) check_multimem(view, probs);
+            if (probs.empty()) check_texture(view, probs);
             if (probs.empty()) {
                 if ((row->key == "testp" ||
                      !warn_ignored_testp(m, ins, ws, std::span<const pos_t>(word_pos.data(), n), key, d)) &&

@@ -21,6 +21,9 @@
 //    red.async .relaxed.cluster and the operation's types (.inc/.dec .u32,
 //    .min/.max .u32/.s32, .add .u32/.s32/.u64/.s64, .and/.or/.xor .b32);
 //    .global, .mmio and .release on them need sm_100;
+//  - min/max: .ftz on .f16, .f16x2, .f32; .NaN and .xorsign.abs on the
+//    half types and .f32; .relu on .s16x2 and .s32; three sources only
+//    for .f32 on sm_100 (without .xorsign.abs);
 //  - video: a secondary operation (.add/.min/.max) needs the operand c,
 //    vshl/vshr shift by a .u32, and the SIMD forms (vadd2 ... vset4) take
 //    c as a register.
@@ -63,6 +66,7 @@ public:
             fail(v_.word_pos[word("L2::cache_hint")], "'atom.cas' takes no .L2::cache_hint (ptxas 13 refuses it on "
                                                       "every type)");
         else if (key_ == "st.async" || key_ == "red.async") async_store();
+        else if (key_ == "min" || key_ == "max") min_max();
         else if (key_.size() > 3 && key_[0] == 'v' && !key_.starts_with("vote") && key_ != "vmad") video(); // vadd ... vset4
         if (out_.empty()) packed_integer_constants();
     }
@@ -210,6 +214,42 @@ private:
                 fail(v_.word_pos[third], fmt::format("'{}' shifts by a .u32 amount (its third type), not .{}", key_,
                                                      v_.words[third]));
         }
+    }
+
+    // min/max: which types take .ftz, .NaN, .xorsign.abs and .relu, and
+    // the three-source form (.f32 on sm_100).
+    void min_max() {
+        std::string_view t;
+        for (size_t i = v_.row.key_words.size(); i < v_.words.size() && t.empty(); ++i)
+            if (data_type_from(v_.words[i]) != data_type::none || v_.words[i] == "s16x2" || v_.words[i] == "u16x2")
+                t = v_.words[i];
+        if (t.empty()) return;
+        auto in = [&](std::initializer_list<std::string_view> set) {
+            for (auto x : set)
+                if (t == x) return true;
+            return false;
+        };
+        bool half_or_f32 = in({"f16", "f16x2", "bf16", "bf16x2", "f32"});
+        struct rule {
+            std::string_view mod;
+            bool ok;
+            std::string_view types;
+        };
+        for (const rule& r : {rule{"ftz", in({"f16", "f16x2", "f32"}), ".f16, .f16x2 and .f32"},
+                              rule{"NaN", half_or_f32, ".f16, .f16x2, .bf16, .bf16x2 and .f32"},
+                              rule{"xorsign", half_or_f32, ".f16, .f16x2, .bf16, .bf16x2 and .f32"},
+                              rule{"relu", in({"s16x2", "s32"}), ".s16x2 and .s32"}})
+            if (int at = word(r.mod); at >= 0 && !r.ok)
+                return fail(v_.word_pos[at], fmt::format("'{}.{}' is only for {}, not .{}", key_, r.mod, r.types, t));
+        if (v_.ins.operands.size() != 4) return;
+        uint32_t sm = 0;
+        std::string suffix;
+        bool before_100 = !v_.facts.target.empty() && parse_target_name(v_.facts.target, sm, suffix) && sm < 100;
+        if (t != "f32" || before_100 || has("xorsign"))
+            fail(v_.ins.operands[3].pos,
+                 fmt::format("'{}' compares two sources; three (d, a, b, c) are only for .f32 without .xorsign.abs, "
+                             "on sm_100 and newer{}", key_,
+                             before_100 ? fmt::format(" (the file targets {})", v_.facts.target) : std::string()));
     }
 
     // add.s16x2 %r1, %r2, 1 and min.u16x2 ..., 0x10001 are refused.

@@ -250,6 +250,53 @@ private:
                 return fail(v_.word_pos[cop], fmt::format("'.{}' cannot be combined with '.{}' on '{}'",
                                                           v_.words[order >= 0 ? order : plain], v_.words[cop], key_));
         }
+        // ld/st: a cache operator and an L1 eviction priority exclude each
+        // other; .mmio is .relaxed.sys.
+        if (key_ == "ld" || key_ == "st") {
+            int cop = any_of({"ca", "cg", "cs", "lu", "cv", "wb", "wt"});
+            int evict = -1;
+            for (size_t i = 1; i < v_.words.size() && evict < 0; ++i)
+                if (v_.words[i].starts_with("L1::")) evict = static_cast<int>(i);
+            if (cop >= 0 && evict >= 0)
+                return fail(v_.word_pos[cop], fmt::format("'.{}' cannot be combined with '.{}' on '{}': name a cache "
+                                                          "operator or an L1 eviction priority", v_.words[cop],
+                                                          v_.words[evict], key_));
+            int scope = any_of({"cta", "cluster", "gpu"});
+            if (has("mmio") && scope >= 0)
+                return fail(v_.word_pos[scope], fmt::format("'{}.mmio' is .relaxed.sys; it takes no .{}", key_,
+                                                            v_.words[scope]));
+        }
+        // fence.proxy.tensormap::generic has an order and a scope (acquire
+        // with [addr], 128; release without operands) and no state space;
+        // the alias and async proxy fences have none of these.
+        if (key_ == "fence.proxy" && !has("async::generic")) {
+            int order = any_of({"release", "acquire"});
+            int scope = any_of({"cta", "cluster", "gpu", "sys"});
+            size_t n = v_.ins.operands.size();
+            if (has("tensormap::generic")) {
+                if (order < 0 || scope < 0)
+                    return fail(v_.word_pos[0], "'fence.proxy.tensormap::generic' needs .release or .acquire and a "
+                                                "scope (.cta, .cluster, .gpu or .sys)");
+                if (int space = any_of({"global", "shared::cta", "shared::cluster"}); space >= 0)
+                    return fail(v_.word_pos[space], fmt::format("'fence.proxy.tensormap::generic' takes no state space "
+                                                                "(.{})", v_.words[space]));
+                bool acquire = v_.words[order] == "acquire";
+                if (acquire != (n == 2))
+                    return fail(acquire ? v_.word_pos[order] : v_.ins.operands[0].pos,
+                                acquire ? "'fence.proxy.tensormap::generic.acquire' names the tensor map: [addr], 128"
+                                        : "'fence.proxy.tensormap::generic.release' takes no operands");
+                if (acquire && !(v_.ins.operands[1].kind == operand_kind::integer && v_.ins.operands[1].value == 128))
+                    return fail(v_.ins.operands[1].pos, "the size of 'fence.proxy.tensormap::generic.acquire' is 128 "
+                                                        "(a tensor map's bytes)");
+            } else {
+                int extra = order >= 0 ? order : scope;
+                if (extra >= 0)
+                    return fail(v_.word_pos[extra], fmt::format("'{}' takes no memory order or scope (.{})", dotted(),
+                                                                v_.words[extra]));
+                if (n)
+                    return fail(v_.ins.operands[0].pos, fmt::format("'{}' takes no operands", dotted()));
+            }
+        }
         if (key_ == "fence" && any_of({"sc", "acq_rel", "acquire", "release"}) >= 0 &&
             any_of({"cta", "cluster", "gpu", "sys"}) < 0 && !has("proxy") && !has("mbarrier_init"))
             return fail(v_.word_pos[0], "'fence' with a memory order needs a scope (.cta, .cluster, .gpu or .sys)");
@@ -308,7 +355,27 @@ private:
     // nothing else; the value operands are then vectors of N.
     // wmma.load/store with .vN: N elements of at most 128 bits together.
     void vectors() {
+        if (!vec_ && (key_ == "atom" || key_ == "red")) {
+            for (const auto& op : v_.ins.operands)
+                if (op.kind == operand_kind::vector)
+                    return fail(op.pos, fmt::format("'{}' without .v2/.v4/.v8 takes scalar operands, not a vector", key_));
+            return;
+        }
         if (!vec_) return;
+        // A vector moves at most 128 bits; ld/st of .global 256 on sm_100.
+        if (key_ == "ld" || key_ == "st" || key_ == "ldu" || key_ == "mov") {
+            uint32_t bits = ntypes_ ? info_of(types_[0]).bits * vec_ : 0;
+            uint32_t sm = 0;
+            std::string suffix;
+            bool sm100 = !v_.facts.target.empty() && parse_target_name(v_.facts.target, sm, suffix) && sm >= 100;
+            uint32_t limit = (key_ == "ld" || key_ == "st") && has("global") && sm100 && info_of(types_[0]).bits < 128
+                                 ? 256 : 128;
+            if (bits > limit)
+                return fail(v_.word_pos[vec_at_], fmt::format("'.v{}.{}' is {} bits; '{}' moves at most {}{}", vec_,
+                                                              to_string(types_[0]), bits, key_, limit,
+                                                              limit == 128 && (key_ == "ld" || key_ == "st")
+                                                                  ? " (256 for .global on sm_100)" : ""));
+        }
         if (key_ == "atom" || key_ == "red") {
             data_type t = ntypes_ ? types_[0] : data_type::none;
             bool half = t == data_type::f16 || t == data_type::bf16 || t == data_type::f16x2 || t == data_type::bf16x2;

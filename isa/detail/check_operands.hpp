@@ -51,4 +51,16 @@ void check_operand_rules(const instruction_view& v, std::vector<located_problem>
 // packed-integer constants; check_modifier_types.cpp).
 void check_modifier_types(const instruction_view& v, std::vector<located_problem>& out);
 
+// Operand counts and constants of cp.async(.bulk)(.tensor), cp.reduce.async
+// .bulk, mbarrier.arrive, tensormap.replace, the wait_group counts and
+// barrier thread counts (check_async_operands.cpp).
+void check_async_operands(const instruction_view& v, std::vector<located_problem>& out);
+
+// multimem operations, types and vectors (check_multimem.cpp).
+void check_multimem(const instruction_view& v, std::vector<located_problem>& out);
+
+// tex/tld4/suld/sust/sured result and coordinate vectors, out-of-range
+// modes (check_texture.cpp).
+void check_texture(const instruction_view& v, std::vector<located_problem>& out);
+
 } // namespace ptxsim::isa::detail
