@@ -70,6 +70,7 @@ public:
         module_header();
         scope globals;
         std::unordered_map<symbol, linkage> links; // of each module variable declared so far
+        std::unordered_map<symbol, const var_decl*> first_decl; // and its first declaration
         std::unordered_map<symbol, const function*> functions; // the first declaration of each
         std::unordered_set<symbol> aliased;
         for (const auto& item : m_.items) {
@@ -94,6 +95,8 @@ public:
                                                  ".common, not file-local",
                                                  m_.str((*v)->name)));
                 if (!fresh && (*v)->link != linkage::extern_) prev->second = (*v)->link;
+                if (auto [first, fresh_decl] = first_decl.emplace((*v)->name, *v); !fresh_decl && redeclare)
+                    same_shape(*first->second, **v);
                 declare_var(globals, **v, redeclare);
                 detail::check_declaration(m_, facts_, **v, detail::decl_place::module, earlier_, d_);
                 earlier_.emplace((*v)->name, (*v)->space == state_space::global || (*v)->space == state_space::const_
@@ -116,6 +119,23 @@ public:
 
 private:
     void error(pos_t p, std::string msg) { d_.error(*m_.source, p, std::move(msg)); }
+
+    // An .extern declaration and the other declarations of the variable
+    // agree on type, vector and array sizes (an unsized [] meets any size);
+    // ptxas: "Inconsistent redefinition of variable".
+    void same_shape(const var_decl& a, const var_decl& b) {
+        bool same = a.type == b.type && a.vec == b.vec && a.dims.size() == b.dims.size();
+        for (size_t i = 0; same && i < a.dims.size(); ++i)
+            same = a.dims[i] == b.dims[i] || a.dims[i] == 0 || b.dims[i] == 0;
+        if (same) return;
+        auto shape = [](const var_decl& v) {
+            std::string s = v.vec ? fmt::format(".v{} .{}", v.vec, to_string(v.type)) : fmt::format(".{}", to_string(v.type));
+            for (uint64_t d : v.dims) s += d ? fmt::format("[{}]", d) : "[]";
+            return s;
+        };
+        error(b.pos, fmt::format("'{}' is declared {} above and {} here; the declarations of a variable must agree",
+                                 m_.str(b.name), shape(a), shape(b)));
+    }
 
     void module_header() {
         if (!m_.has_version) {
@@ -283,6 +303,12 @@ private:
         flags = (base_flags & detail::node_special) ? detail::node_special
                 : (base_flags & detail::node_vec_mask) ? 0
                                                        : detail::node_selector;
+        if (!(base_flags & detail::node_special) && (base_flags & detail::node_vec_mask)) // one element: its type
+            for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+                if (auto n = (*it)->names.find(in.base); n != (*it)->names.end()) {
+                    if (n->second.decl) type = n->second.decl->type;
+                    break;
+                }
         return true;
     }
     // What the innermost declaration of `name` says when it is a variable.

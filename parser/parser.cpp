@@ -366,6 +366,30 @@ private:
     }
 
     // ---------------------------------------------------------------- function bodies
+    // From `p` up to ';' on one statement: only type, vector and alignment
+    // words and numbers, no name (".b32 ;", ".v2 .u64;", ".align 4 .b8 ;").
+    bool names_nothing(const char* p) const {
+        bool typed = false, after_align = false;
+        while (p < end_ && *p != ';') {
+            if (*p == ' ' || *p == '\t') { ++p; continue; }
+            if (*p >= '0' && *p <= '9' && after_align) {
+                while (p < end_ && *p >= '0' && *p <= '9') ++p;
+                after_align = false;
+                continue;
+            }
+            if (*p != '.' || after_align) return false;
+            std::string_view w = dot_word(p);
+            bool type = (w.size() >= 2 && (w[0] == 'b' || w[0] == 'u' || w[0] == 's' || w[0] == 'f') &&
+                         w.find_first_not_of("0123456789", 1) == std::string_view::npos) ||
+                        w == "pred" || w == "f16x2" || w == "e4m3" || w == "e5m2"; // (ptxas refuses .bf16 ;)
+            if (!type && w != "v2" && w != "v4" && w != "v8" && w != "align") return false;
+            typed = typed || type;
+            after_align = w == "align";
+            p += 1 + w.size();
+        }
+        return typed && p < end_;
+    }
+
     static bool is_decl_word(std::string_view w) {
         std::string_view base = w.substr(0, w.find("::"));
         return base == "reg" || base == "sreg" || base == "local" || base == "shared" || base == "param" ||
@@ -427,6 +451,13 @@ private:
                 decls_.clear();
                 b_.make_decls(raw_decl_, decls_);
                 for (const auto& d : decls_) stmts.push_back({decl_stmt{m_.nodes.make(d)}});
+            } else if (names_nothing(it_)) {
+                // ".b32 ;" (a type, vector or alignment and no name): ptxas takes it and declares nothing
+                d_.report(severity::warning, *m_.source, b_.pos(it_),
+                          fmt::format("'.{} ...;' names no state space and no variable: it declares nothing (ptxas "
+                                      "ignores it)", w));
+                while (it_ < end_ && *it_ != ';') ++it_;
+                if (it_ < end_) ++it_;
             } else {
                 error(it_, fmt::format("unknown directive '.{}' in a function body", w));
                 recover();

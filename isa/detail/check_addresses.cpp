@@ -238,8 +238,17 @@ private:
             return;
         }
         if (op_ == "cvta" && space_ && *space_ != v.space)
-            fail(op.pos, fmt::format("operand {} of 'cvta.{}' is the .{} variable '{}'; it needs a .{} variable", i + 1,
-                                     space_word_, to_string(v.space), name, to_string(*space_)));
+            return fail(op.pos, fmt::format("operand {} of 'cvta.{}' is the .{} variable '{}'; it needs a .{} variable",
+                                            i + 1, space_word_, to_string(v.space), name, to_string(*space_)));
+        // A .global address is 64 bits: ptxas takes mov.u32 of one as a
+        // 32-bit ABI program and stops ("32-Bit compilation is no longer
+        // supported"). With an offset (gv+4) it takes the low half.
+        if (op_ == "mov" && v.space == state_space::global && !(op.flags & op_has_offset))
+            for (auto& [w, wp] : mods_)
+                if (data_type t = data_type_from(w); t != data_type::none && info_of(t).bits == 32)
+                    return fail(op.pos, fmt::format("the address of the .global variable '{}' is 64 bits; 'mov.{}' "
+                                                    "would make it a 32-bit address, which ptxas refuses (32-bit "
+                                                    "addressing is not supported)", name, w));
     }
 
     // ptxas 13 takes a .global, .shared, .const or .local variable as an

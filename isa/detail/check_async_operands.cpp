@@ -53,6 +53,8 @@ public:
         else if (key_ == "cp.async.wait_group" || key_ == "cp.async.bulk.wait_group" || key_ == "wgmma.wait_group")
             wait_group();
         else if (key_ == "bar" || key_ == "barrier") thread_count();
+        else if (key_ == "wgmma.mma_async") wgmma_immediates();
+        if (out_.empty() && key_.starts_with("mbarrier.")) generic_address();
     }
 
 private:
@@ -152,6 +154,20 @@ private:
     // cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}
     void small_copy() {
         if (ops_.size() < 3) return;
+        // into shared memory of the CTA, from global memory
+        std::string_view spaces[2];
+        size_t ns = 0;
+        int first_space = -1;
+        for (size_t i = 1; i < v_.words.size(); ++i)
+            if (v_.words[i] == "shared" || v_.words[i] == "shared::cta" || v_.words[i] == "global" ||
+                v_.words[i].starts_with("shared::") || v_.words[i] == "local" || v_.words[i] == "const") {
+                if (ns < 2) spaces[ns] = v_.words[i];
+                if (first_space < 0) first_space = static_cast<int>(i);
+                ++ns;
+            }
+        if (ns == 2 && (!spaces[0].starts_with("shared") || spaces[0] == "shared::cluster" || spaces[1] != "global"))
+            return fail(v_.word_pos[first_space], fmt::format("'cp.async' copies from .global to .shared (.shared::cta), "
+                                                              "not from .{} to .{}", spaces[1], spaces[0]));
         const operand& size = ops_[2];
         if (size.kind != operand_kind::integer)
             return fail(size.pos, "the cp-size of 'cp.async' is a constant: 4, 8 or 16");
@@ -241,6 +257,48 @@ private:
         if (ops_[at].value % 32 != 0)
             fail(ops_[at].pos, fmt::format("the thread count of '{}' is a multiple of the warp size (32), not {}", key_,
                                            ops_[at].value));
+    }
+
+    // wgmma.mma_async d, a, b, scale-d, then constants: imm-scale-a and -b
+    // (1 or -1) and, for .f16/.bf16, imm-trans-a (not with A in registers)
+    // and imm-trans-b (0 or 1). The integer and .b1 forms end at scale-d.
+    void wgmma_immediates() {
+        std::string_view a;
+        for (size_t i = 1, n = 0; i < v_.words.size(); ++i)
+            if (data_type_from(v_.words[i]) != data_type::none || v_.words[i] == "b1")
+                if (++n == 2) a = v_.words[i];
+        if (a.empty() || ops_.size() < 2) return;
+        bool half = a == "f16" || a == "bf16";
+        bool a_regs = ops_[1].kind == operand_kind::vector;
+        size_t want = a == "s8" || a == "u8" || a == "b1" ? 4 : half ? (a_regs ? 7 : 8) : 6;
+        std::string shape = want == 4 ? "d, a, b, scale-d"
+                            : want == 6 ? "d, a, b, scale-d, imm-scale-a, imm-scale-b"
+                            : want == 7 ? "d, a, b, scale-d, imm-scale-a, imm-scale-b, imm-trans-b"
+                                        : "d, a, b, scale-d, imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b";
+        if (!counted(want, shape)) return;
+        for (size_t i = 4; i < ops_.size(); ++i) {
+            bool scale = i < 6;
+            const operand& c = ops_[i];
+            bool ok = c.kind == operand_kind::integer && (scale ? c.value == 1 || c.value == -1 : c.value == 0 || c.value == 1);
+            if (!ok)
+                return fail(c.pos, fmt::format("operand {} of 'wgmma.mma_async' ({}) is the constant {}", i + 1,
+                                               scale ? "a scale of A or B" : "a transpose flag", scale ? "1 or -1" : "0 or 1"));
+        }
+    }
+
+    // An mbarrier in the generic space is addressed with 64 bits (ptxas
+    // takes a 32-bit register as 32-bit addressing and stops).
+    void generic_address() {
+        for (std::string_view sp : {"shared", "shared::cta", "shared::cluster"})
+            if (has(sp)) return;
+        size_t node = 0;
+        for (size_t i = 0; i < ops_.size(); node += node_count(ops_[i]), ++i) {
+            if (ops_[i].kind != operand_kind::address || ops_[i].name == no_symbol) continue;
+            data_type t = node < v_.types.size() ? v_.types[node] : data_type::none;
+            if (t != data_type::none && info_of(t).bits != 64)
+                return fail(ops_[i].pos + 1, fmt::format("'{}' without a state space takes a generic address of 64 bits, "
+                                                         "but '{}' is .{}", key_, v_.m.str(ops_[i].name), to_string(t)));
+        }
     }
 
     const instruction_view& v_;

@@ -64,6 +64,18 @@ public:
         const operand* args = nullptr;
         if (at < ops.size() && ops[at].kind == operand_kind::list) args = &ops[at++];
         const operand* proto = at < ops.size() && ops[at].kind == operand_kind::name ? &ops[at] : nullptr;
+        // The lists hold whole names: ptxas reads (param0.x) or (%v.y) as a syntax error.
+        for (const operand* list : {rets, args})
+            if (list)
+                for (const auto& e : list->elems)
+                    if (e.kind == operand_kind::name && m_.str(e.name).find('.') != std::string_view::npos)
+                        return error(e.pos, fmt::format("'{}' selects a component; a call's argument and return lists "
+                                                        "take whole registers or variables", m_.str(e.name)));
+        // A prototype or .calltargets list goes with an indirect call (a register callee).
+        if (proto && look_.function(callee.name))
+            return error(proto->pos, fmt::format("'{}' is a function: a direct call takes no prototype or call-target "
+                                                 "list ('{}'); those are for a call through a register",
+                                                 m_.str(callee.name), m_.str(proto->name)));
 
         list<var_decl> formal_rets, formal_params;
         std::string_view callee_name;

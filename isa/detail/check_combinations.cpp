@@ -5,7 +5,10 @@
 // - atom/red: which types each operation takes (atom.and.f32 is refused),
 //   and .noftz, which half-precision add needs and other types refuse;
 // - vote and shfl without .sync, refused for sm_70 and newer from PTX 6.4;
-// - setp/set comparisons and types, slct's selector, mma's type pairs.
+// - setp/set comparisons and types, slct's selector, mma's and wmma.mma's
+//   type lists.
+#include <cstdio>
+
 #include <fmt/format.h>
 
 #include "isa/detail/check_operands.hpp"
@@ -181,7 +184,11 @@ void mma(const instruction_view& v, std::vector<located_problem>& out) {
     if (n != 4) return; // .s4/.u4/.b1 forms and anything unusual: not judged
     data_type d = t[0], a = t[1], b = t[2], c = t[3];
     int fa = family(a), fb = family(b);
-    if (fa == none || fb == none) return;
+    if (fa == none || fb == none) {
+        out.push_back({v.word_pos[0], fmt::format("'mma' multiplies .f16, .bf16, .tf32, .f64, .s8/.u8 or .e4m3/.e5m2 "
+                                                  "(and .s4/.u4/.b1), not .{}", to_string(fa == none ? a : b))});
+        return;
+    }
     if (fa != fb) {
         out.push_back({v.word_pos[0], fmt::format("'mma' multiplies A and B of one kind; .{} and .{} differ", to_string(a),
                                                   to_string(b))});
@@ -204,6 +211,104 @@ void mma(const instruction_view& v, std::vector<located_problem>& out) {
                                                   layout[0], layout[1])});
 }
 
+// mma's fragments: how many registers each of d, a, b, c holds per lane,
+// from the shape and types: an M x K (K x N, M x N) matrix spread over
+// 32 lanes in 32-bit registers (64-bit for .f64). m8n8k4 on .f16 is the
+// quad-pair form: A and B 2 registers, C and D 8 (.f32) or 4 (.f16).
+// ptxas: "Argument vector size mismatch for instruction 'mma'".
+void mma_fragments(const instruction_view& v, std::vector<located_problem>& out) {
+    std::string_view t[4], shape;
+    size_t n = 0;
+    for (size_t i = 1; i < v.words.size(); ++i) {
+        std::string_view w = v.words[i];
+        if (w.starts_with("kind::") || w == "block_scale") return;
+        if (w.starts_with("m") && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos)
+            shape = w;
+        else if (data_type_from(w) != data_type::none || w == "s4" || w == "u4" || w == "b1") {
+            if (n < 4) t[n] = w;
+            ++n;
+        }
+    }
+    unsigned m = 0, nn = 0, k = 0;
+    if (n != 4 || std::sscanf(std::string(shape).c_str(), "m%un%uk%u", &m, &nn, &k) != 3) return;
+    auto bits = [](std::string_view w) -> unsigned {
+        if (w == "b1") return 1;
+        if (w == "s4" || w == "u4") return 4;
+        if (w == "s8" || w == "u8" || w == "e4m3" || w == "e5m2") return 8;
+        if (w == "f16" || w == "bf16") return 16;
+        if (w == "f64") return 64;
+        return 32;
+    };
+    unsigned reg = t[1] == "f64" ? 64 : 32;
+    unsigned want[4];
+    if (shape == "m8n8k4" && t[1] == "f16") {
+        want[1] = want[2] = 2;
+        want[0] = t[0] == "f32" ? 8 : 4;
+        want[3] = t[3] == "f32" ? 8 : 4;
+    } else {
+        want[1] = m * k * bits(t[1]) / (32 * reg);
+        want[2] = k * nn * bits(t[2]) / (32 * reg);
+        want[0] = m * nn * bits(t[0]) / (32 * reg);
+        want[3] = m * nn * bits(t[3]) / (32 * reg);
+    }
+    const auto& ops = v.ins.operands;
+    for (size_t i = 0; i < 4 && i < ops.size(); ++i) {
+        size_t have = ops[i].kind == operand_kind::vector ? ops[i].elems.size() : 0; // {%r1}, not %r1
+        if (want[i] && have != want[i]) {
+            out.push_back({ops[i].pos, fmt::format("operand {} ({}) of 'mma.{}' with .{}.{}.{}.{} is a vector of {} "
+                                                   "register{} {{...}}, not {}", i + 1, "dabc"[i], shape, t[0], t[1],
+                                                   t[2], t[3], want[i], want[i] == 1 ? "" : "s",
+                                                   have ? fmt::format("{}", have) : std::string("a scalar"))});
+            return;
+        }
+    }
+}
+
+// wmma.mma: the type lists ptxas takes per shape. Half inputs name only
+// .dtype.ctype (wmma.mma...m16n16k16.f32.f16); every other form names
+// .dtype.atype.btype.ctype with A and B alike. ptxas also takes .u32 for
+// the .s32 accumulator of the 8-bit forms (read as .s32).
+void wmma_mma(const instruction_view& v, std::vector<located_problem>& out) {
+    std::string_view t[4], shape;
+    size_t n = 0;
+    for (size_t i = 1; i < v.words.size(); ++i) {
+        std::string_view w = v.words[i];
+        if (w.starts_with("m") && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos)
+            shape = w;
+        else if (data_type_from(w) != data_type::none || w == "s4" || w == "u4" || w == "b1") {
+            if (n < 4) t[n] = w;
+            ++n;
+        }
+    }
+    bool m16 = shape == "m16n16k16" || shape == "m32n8k16" || shape == "m8n32k16";
+    auto is = [](std::string_view w, std::initializer_list<std::string_view> set) {
+        for (auto x : set)
+            if (w == x) return true;
+        return false;
+    };
+    bool ok;
+    std::string_view a = n == 4 ? t[1] : "f16";
+    if (n == 2)
+        ok = m16 && is(t[0], {"f16", "f32"}) && is(t[1], {"f16", "f32"});
+    else if (n != 4 || t[1] != t[2])
+        ok = false;
+    else if (a == "bf16") ok = m16 && t[0] == "f32" && t[3] == "f32";
+    else if (a == "s8" || a == "u8") ok = m16 && t[0] == "s32" && is(t[3], {"s32", "u32"});
+    else if (a == "s4" || a == "u4") ok = shape == "m8n8k32" && t[0] == "s32" && t[3] == "s32";
+    else if (a == "b1") ok = shape == "m8n8k128" && t[0] == "s32" && t[3] == "s32";
+    else if (a == "tf32") ok = shape == "m16n16k8" && t[0] == "f32" && t[3] == "f32";
+    else if (a == "f64") ok = shape == "m8n8k4" && t[0] == "f64" && t[3] == "f64";
+    else ok = false;
+    if (ok) return;
+    std::string types;
+    for (size_t i = 0; i < n && i < 4; ++i) types += fmt::format(".{}", t[i]);
+    out.push_back({v.word_pos[0],
+                   fmt::format("'wmma.mma.{}' has no {} form: .f16 inputs name .dtype.ctype (.f16/.f32, m16n16k16, "
+                               "m32n8k16, m8n32k16); others .dtype.atype.btype.ctype with A and B alike: .bf16 and "
+                               ".s8/.u8 on those shapes, .s4/.u4 m8n8k32, .b1 m8n8k128, .tf32 m16n16k8, .f64 m8n8k4",
+                               shape, types.empty() ? "such" : types)});
+}
+
 void needs_sync(const instruction_view& v, std::vector<located_problem>& out) {
     uint32_t sm = 0;
     std::string suffix;
@@ -223,7 +328,11 @@ void check_combinations(const instruction_view& v, std::vector<located_problem>&
     else if (key == "vote" || key == "shfl") needs_sync(v, out);
     else if (key == "setp" || key == "set") comparison(v, out);
     if (key == "slct" || key == "set") selector_and_result(v, out);
-    else if (key == "mma") mma(v, out);
+    else if (key == "mma") {
+        mma(v, out);
+        if (out.empty()) mma_fragments(v, out);
+    }
+    else if (key == "wmma.mma") wmma_mma(v, out);
 }
 
 } // namespace ptxsim::isa::detail

@@ -67,7 +67,7 @@ public:
                                                       "every type)");
         else if (key_ == "st.async" || key_ == "red.async") async_store();
         else if (key_ == "min" || key_ == "max") min_max();
-        else if (key_.size() > 3 && key_[0] == 'v' && !key_.starts_with("vote") && key_ != "vmad") video(); // vadd ... vset4
+        else if (key_.size() > 3 && key_[0] == 'v' && !key_.starts_with("vote")) video(); // vadd ... vset4
         if (out_.empty()) packed_integer_constants();
     }
 
@@ -150,6 +150,13 @@ private:
             if (int at = word(w); at >= 0 && before_100)
                 return fail(v_.word_pos[at], fmt::format("'{}' with .{} needs sm_100 or newer, but the file targets {}",
                                                          key_, w, v_.facts.target));
+        // The address is a 32- or 64-bit register.
+        if (v_.ins.operands.empty()) return;
+        const operand& a = v_.ins.operands[0];
+        if (a.kind == operand_kind::address && a.name != no_symbol && !v_.types.empty() &&
+            v_.types[0] != data_type::none && info_of(v_.types[0]).bits < 32)
+            return fail(a.pos + 1, fmt::format("the address of '{}' is a 32- or 64-bit register, not .{}", key_,
+                                               to_string(v_.types[0])));
         if (v_.ins.operands.size() != 3) return; // the sm_100 forms without an mbarrier: not judged here
         if (!has("mbarrier::complete_tx::bytes"))
             return fail(v_.word_pos[0], fmt::format("'{}' with an mbarrier operand needs .mbarrier::complete_tx::bytes",
@@ -168,6 +175,18 @@ private:
                                                       ".weak");
         data_type t = type(0);
         uint32_t bits = info_of(t).bits;
+        const auto& ops = v_.ins.operands;
+        // The value a vector exactly with .vN, its registers of the type's width.
+        int vec = has("v2") ? 2 : has("v4") ? 4 : 0;
+        if (ops[1].kind == operand_kind::vector && static_cast<int>(ops[1].elems.size()) != vec)
+            return fail(ops[1].pos, vec ? fmt::format("'{}' with .v{} takes a vector of {}, not {}", key_, vec, vec,
+                                                      ops[1].elems.size())
+                                        : fmt::format("'{}' without .v2/.v4 takes one register, not a vector", key_));
+        size_t node = node_count(ops[0]);
+        if (ops[1].kind == operand_kind::name && node < v_.types.size() && v_.types[node] != data_type::none &&
+            !register_fits(t, v_.types[node], false))
+            return fail(ops[1].pos, fmt::format("operand 2 of '{}' must be {}, but '{}' is .{}", key_, describe(t, false),
+                                                v_.m.str(ops[1].name), to_string(v_.types[node])));
         if (!red) {
             if ((bits != 32 && bits != 64) || info_of(t).kind == type_kind::half)
                 return fail(v_.word_pos[type_at_[0]], fmt::format("'st.async' with an mbarrier operand stores a 32- or "
@@ -193,6 +212,17 @@ private:
 
     void video() {
         const auto& ops = v_.ins.operands;
+        // Every register is a 32-bit integer or bit-type one (a selector picks its bytes).
+        size_t node = 0;
+        for (size_t i = 0; i < ops.size(); node += node_count(ops[i]), ++i) {
+            data_type t = node < v_.types.size() ? v_.types[node] : data_type::none;
+            type_info ti = info_of(t);
+            if (ops[i].kind == operand_kind::name && t != data_type::none && t != data_type::pred &&
+                (ti.bits != 32 || (ti.kind != type_kind::integer && ti.kind != type_kind::bit)))
+                return fail(ops[i].pos, fmt::format("operand {} of '{}' must be a 32-bit integer register, but '{}' is .{}",
+                                                    i + 1, key_, v_.m.str(ops[i].name), to_string(t)));
+        }
+        if (key_ == "vmad") return; // the rules below are for the other video instructions
         bool simd = key_.back() == '2' || key_.back() == '4';
         if (simd) {
             if (ops.size() == 4 && ops[3].kind == operand_kind::integer)

@@ -71,6 +71,16 @@ public:
         }
         special_registers();
         if (failed()) return;
+        // '_' discards a result: it stands for a destination only (ptxas:
+        // "Parsing error near '_'" elsewhere; "Result discard mode is not
+        // allowed" for most destinations, judged by the table).
+        for (size_t i = 1; i < v_.ins.operands.size(); ++i) {
+            const operand& op = v_.ins.operands[i];
+            bool sink = op.kind == operand_kind::sink;
+            if (op.kind == operand_kind::vector && !(key_ == "ld" || key_ == "ldu"))
+                for (const auto& e : op.elems) sink = sink || e.kind == operand_kind::sink;
+            if (sink) return fail(op.pos, fmt::format("'_' discards a result; operand {} of '{}' is a source", i + 1, key_));
+        }
         selectors_and_vector_registers();
         if (failed()) return;
         cache_policy();
@@ -133,6 +143,18 @@ private:
             std::string_view name = text(op);
             size_t dot = name.find('.');
             special_info sr = special(name.substr(0, dot));
+            if (one_of(name.substr(0, dot), {"%aggr_smem_size", "%clusterid", "%nclusterid", "%cluster_ctaid",
+                                             "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank",
+                                             "%is_explicit_cluster"})) {
+                uint32_t sm = 0;
+                std::string suffix;
+                if (!v_.facts.target.empty() && parse_target_name(v_.facts.target, sm, suffix) && sm < 90)
+                    return fail(op.pos, fmt::format("special register '{}' needs sm_90 or newer, but the file targets {}",
+                                                    name.substr(0, dot), v_.facts.target));
+            }
+            if (dot != std::string_view::npos && !sr.vector && !v_.m.str(op.name).starts_with("%pm"))
+                return fail(op.pos, fmt::format("'{}' has no components: only %tid, %ntid, %ctaid, %nctaid and the "
+                                                "cluster registers take .x, .y, .z", name.substr(0, dot)));
             if (!reader)
                 return fail(op.pos, fmt::format("special register '{}' cannot be an operand of '{}'; read it into a "
                                                 "register with mov first", name, key_));
@@ -214,8 +236,8 @@ private:
         else return;
         bool hint = has("L2::cache_hint");
         size_t n = v_.ins.operands.size();
-        // ptxas takes atom.exch.b32 d, [a], b, c (not .b64) without a hint: a quirk left alone
-        bool exch32 = key_ == "atom" && has("exch") && has("b32");
+        // ptxas takes atom.{exch,and,or,xor}.b32 d, [a], b, c (not .b64) without a hint: a quirk left alone
+        bool exch32 = key_ == "atom" && has("b32") && any_of({"exch", "and", "or", "xor"}) >= 0; // .b32 only
         if (n == base + 1 && !hint && !exch32)
             fail(v_.ins.operands.back().pos, fmt::format("'{}' with {} operands needs .L2::cache_hint: the last one is a "
                                                          "cache policy", key_, n));
@@ -250,6 +272,10 @@ private:
                 return fail(v_.word_pos[cop], fmt::format("'.{}' cannot be combined with '.{}' on '{}'",
                                                           v_.words[order >= 0 ? order : plain], v_.words[cop], key_));
         }
+        // (ptxas: "32-Bit ABI ... is not supported" for cvta.u32)
+        if (key_ == "cvta" && has("u32"))
+            return fail(v_.word_pos[word("u32")], "'cvta' converts 64-bit addresses (.u64); .u32 is 32-bit addressing, "
+                                                  "which ptxas refuses for .address_size 64");
         // ld/st: a cache operator and an L1 eviction priority exclude each
         // other; .mmio is .relaxed.sys.
         if (key_ == "ld" || key_ == "st") {
@@ -452,6 +478,52 @@ private:
             if (!dst.ends_with("x2") && !has("rs"))
                 return fail(ops[2].pos, fmt::format("'{}' converts one source; only a conversion to a pair (.f16x2, "
                                                     ".bf16x2, .e4m3x2 ...) takes two", dotted()));
+        }
+        // clusterlaunchcontrol.query_cancel.is_canceled sets a predicate.
+        if (key_ == "clusterlaunchcontrol.query_cancel" && has("is_canceled") && !ops.empty() &&
+            ops[0].kind == operand_kind::name && !v_.types.empty() && v_.types[0] != data_type::none &&
+            v_.types[0] != data_type::pred)
+            return fail(ops[0].pos, fmt::format("'{}' sets a predicate, but '{}' is .{}", dotted(), text(ops[0]),
+                                                to_string(v_.types[0])));
+        // wmma fragments are 32-bit registers (.f64 ones 64-bit).
+        if (key_ == "wmma.load" || key_ == "wmma.store") {
+            size_t at = key_ == "wmma.load" ? 0 : 1;
+            uint32_t bits = ntypes_ && types_[0] == data_type::f64 ? 64 : 32;
+            size_t node = 0;
+            for (size_t k = 0; k < at && k < ops.size(); ++k) node += node_count(ops[k]);
+            if (at < ops.size() && ops[at].kind == operand_kind::vector) {
+                size_t child = node + 1;
+                for (const auto& e : ops[at].elems) {
+                    data_type t = child < v_.types.size() ? v_.types[child] : data_type::none;
+                    if (e.kind == operand_kind::name && t != data_type::none && info_of(t).bits != bits)
+                        return fail(e.pos, fmt::format("a fragment of '{}' is held in {} registers, but '{}' is .{}",
+                                                       dotted(), bits == 64 ? ".f64 (64-bit)" : "32-bit", text(e),
+                                                       to_string(t)));
+                    child += node_count(e);
+                }
+            }
+        }
+        // cvt's sm_100 pairs of narrow floats (no data_type here) hold 16
+        // bits (.e2m3x2, .e3m2x2, .ue8m0x2) or 8 (.e2m1x2), in a register of
+        // exactly that width.
+        if (key_ == "cvt") {
+            size_t nth = 0;
+            for (size_t i = 1; i < v_.words.size() && nth < 2; ++i) {
+                std::string_view w = v_.words[i];
+                uint32_t bits = one_of(w, {"e2m3x2", "e3m2x2", "ue8m0x2"}) ? 16 : w == "e2m1x2" ? 8 : 0;
+                if (!bits && data_type_from(w) == data_type::none) continue;
+                ++nth;
+                if (!bits) continue;
+                size_t node = 0;
+                for (size_t k = 0; k < ops.size(); node += node_count(ops[k]), ++k) {
+                    if ((nth == 1) != (k == 0) || ops[k].kind != operand_kind::name) continue;
+                    data_type t = node < v_.types.size() ? v_.types[node] : data_type::none;
+                    if (t != data_type::none && info_of(t).bits != bits)
+                        return fail(ops[k].pos, fmt::format("operand {} of '{}' is a .{} ({} bits) and needs a register "
+                                                            "of that width, but '{}' is .{}", k + 1, dotted(), w, bits,
+                                                            text(ops[k]), to_string(t)));
+                }
+            }
         }
         // A variable's or function's address is an integer: mov.f32 %f1, var is refused.
         if (key_ == "mov" && ops.size() == 2 && ops[1].kind == operand_kind::name && ntypes_ == 1) {

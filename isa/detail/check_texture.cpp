@@ -10,7 +10,10 @@
 //    geometry's spatial axes (1d 1, 2d 2, 3d and cube 3, as 4);
 //  - suld, sust and sured name .trap, .clamp or .zero; a suld/sust vector
 //    holds at most 128 bits;
-//  - a vector operand has as many elements as the .vN says.
+//  - a vector operand has as many elements as the .vN says;
+//  - registers: tex/tld4 results exactly their type's width and kind
+//    (.f16 in 16-bit registers), suld's at least as wide; coordinates of
+//    the coordinate type (32-bit for surfaces; an array index aside).
 #include <fmt/format.h>
 
 #include "isa/detail/check_operands.hpp"
@@ -83,6 +86,7 @@ public:
         const operand& a = ops_[addr_at];
         if (a.elems.empty()) return;
         const operand& c = a.elems[a.elems.size() - 1];
+        if (!registers(value_at, addr_at, c, geom)) return;
         uint32_t n = c.kind == operand_kind::vector ? c.elems.size() : 1;
         if ((n != 1 && n != 2 && n != 4) || n < g.coords)
             return fail(c.pos, fmt::format("the coordinates of a .{} access are a vector of {} ({{...}}){}, not {}", geom,
@@ -102,6 +106,59 @@ public:
     }
 
 private:
+    // Register widths: tex/tld4 results are exactly their type (.f16 in
+    // 16-bit registers, the others 32-bit), suld's may be wider; the
+    // coordinates are the coordinate type's width (tex) or 32-bit (surfaces).
+    // False when it reported.
+    bool registers(size_t value_at, size_t addr_at, const operand& coords, std::string_view geom) {
+        data_type second = data_type::none;
+        for (size_t i = type_at_ + 1; type_at_ && i < v_.words.size() && second == data_type::none; ++i)
+            second = data_type_from(v_.words[i]);
+        bool texture = key_ == "tex" || key_ == "tld4";
+        data_type ctype = texture ? second : data_type::b32;
+        size_t node = 0;
+        for (size_t k = 0; k < ops_.size(); node += node_count(ops_[k]), ++k) {
+            if (k == value_at && type_ != data_type::none) {
+                const operand& d = ops_[k].kind == operand_kind::pipe && !ops_[k].elems.empty() ? ops_[k].elems[0] : ops_[k];
+                size_t first = ops_[k].kind == operand_kind::pipe ? node + 1 : node;
+                if (!fits(d, first, type_, !texture, "a result")) return false;
+                if (ops_[k].kind == operand_kind::pipe && ops_[k].elems.size() == 2 &&
+                    !fits(ops_[k].elems[1], first + node_count(d), data_type::pred, false, "the residency flag"))
+                    return false;
+            }
+            if (k == addr_at && ctype != data_type::none) {
+                size_t child = node + 1;
+                for (const auto& e : ops_[k].elems) {
+                    if (&e == &coords) {
+                        if (!fits(e, child, ctype, false, "a coordinate", geom.starts_with("a"))) return false;
+                    }
+                    child += node_count(e);
+                }
+            }
+        }
+        return true;
+    }
+    // `op` (a register or vector at pre-order `node`) against type `t`;
+    // `skip_first`: an array index leads the coordinates.
+    bool fits(const operand& op, size_t node, data_type t, bool wide, std::string_view what, bool skip_first = false) {
+        auto one = [&](const operand& e, size_t n) {
+            data_type have = n < v_.types.size() ? v_.types[n] : data_type::none;
+            if (e.kind != operand_kind::name || have == data_type::none || register_fits(t, have, wide)) return true;
+            fail(e.pos, fmt::format("{} of '{}' is .{} ({}), but '{}' is .{}", what, key_, to_string(t),
+                                    describe(t, wide), v_.m.str(e.name), to_string(have)));
+            return false;
+        };
+        if (op.kind != operand_kind::vector) return skip_first || one(op, node);
+        size_t child = node + 1;
+        bool first = true;
+        for (const auto& e : op.elems) {
+            if (!(first && skip_first) && !one(e, child)) return false;
+            first = false;
+            child += node_count(e);
+        }
+        return true;
+    }
+
     void fail(pos_t p, std::string msg) {
         if (out_.empty()) out_.push_back({p, std::move(msg)});
     }

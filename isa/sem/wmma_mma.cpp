@@ -81,7 +81,9 @@ std::string decode_wmma_mma(const matched_instruction& mi, exec_instruction& out
     std::vector<etype> t;
     for (size_t i = 0; !mi.get("type", i).empty(); ++i) {
         etype e;
-        if (!mma::parse_etype(mi.get("type", i), e)) return "bad wmma type";
+        std::string_view name = mi.get("type", i);
+        if (name == "u32" && i == 3) name = "s32"; // ptxas takes .u32 for the 8-bit forms' accumulator (lint checks where)
+        if (!mma::parse_etype(name, e)) return "bad wmma type";
         t.push_back(e);
     }
     etype d, a, b, cty;

@@ -471,8 +471,9 @@ TEST(wgmma, illegal_forms_fault_with_the_reason) {
               "wgmma.mma_async n40 is not a valid N for these types");
     EXPECT_EQ(fault_of("wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 " + regs(4) + ", %rd1, %rd2, %p1, 1, 1, 0, 0;"),
               "wgmma.mma_async.m64n16k16 needs 8 destination registers");
+    // (a scale of 2 is refused when the module loads, as ptxas refuses it: tests/malformed/cases/async_wgmma_immediates)
     EXPECT_EQ(fault_of("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 " + regs(4) + ", %rd1, %rd2, %p1, 2, 1, 0, 0;"),
-              "imm-scale-a/b must be 1 or -1");
+              "load failed");
     EXPECT_EQ(fault_of("wgmma.mma_async.sync.aligned.m64n8k8.f32.bf16.bf16 " + regs(4) + ", %rd1, %rd2, %p1, 1, 1, 0, 0;"),
               "wgmma.mma_async with these types and shape is not supported");
 }
