@@ -178,7 +178,11 @@ private:
         const auto& ops = v_.ins.operands;
         // The value a vector exactly with .vN, its registers of the type's width.
         int vec = has("v2") ? 2 : has("v4") ? 4 : 0;
-        if (ops[1].kind == operand_kind::vector && static_cast<int>(ops[1].elems.size()) != vec)
+        // (ptxas 13 takes a vector without .vN when the type is not a .bN one:
+        // st.async...f32 [a], {%f1, %f2}, [mbar] passes, .b32 does not)
+        bool bit_type = t == data_type::b32 || t == data_type::b64;
+        if (ops[1].kind == operand_kind::vector && static_cast<int>(ops[1].elems.size()) != vec &&
+            (vec || (bit_type && ops[1].elems.size() > 1)))
             return fail(ops[1].pos, vec ? fmt::format("'{}' with .v{} takes a vector of {}, not {}", key_, vec, vec,
                                                       ops[1].elems.size())
                                         : fmt::format("'{}' without .v2/.v4 takes one register, not a vector", key_));
