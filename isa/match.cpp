@@ -1,5 +1,7 @@
 #include "isa/match.hpp"
 
+#include "isa/ignored_words.hpp"
+
 namespace ptxsim::isa {
 
 bool matched_instruction::has(std::string_view group) const {
@@ -43,6 +45,7 @@ std::optional<matched_instruction> match(const parser::module& m, const parser::
         std::vector<uint32_t> counts(row->groups.size(), 0);
         bool ok = true;
         for (size_t i = key_len; i < words.size() && ok; ++i) {
+            if (ignored_kind(words[i], row->key) != ignored_word::none) continue; // ptxas ignores it: so do we
             ok = false;
             for (size_t g = 0; g < row->groups.size() && !ok; ++g) {
                 if (counts[g] >= row->groups[g].max) continue;

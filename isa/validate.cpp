@@ -272,21 +272,19 @@ private:
         type = data_type::none;
         flags = 0;
         const name_info& in = info(name);
-        if (in.prefix) {
-            for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-                auto r = (*it)->ranges.find(in.prefix);
-                if (r != (*it)->ranges.end() && in.number < r->second.count) {
-                    type = r->second.type;
-                    flags = in.has_component ? (r->second.vec ? 0 : detail::node_selector) : r->second.vec;
-                    return true;
-                }
-            }
-        }
+        // Innermost scope first: a name declared in a block hides an outer
+        // range (%p1 declared .b128 inside a block beside an outer %p<4>).
         for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-            auto n = (*it)->names.find(name);
-            if (n != (*it)->names.end()) {
+            if (auto n = (*it)->names.find(name); n != (*it)->names.end()) {
                 type = n->second.type;
                 flags = in.has_component ? (n->second.vec ? 0 : detail::node_selector) : n->second.vec;
+                return true;
+            }
+            if (!in.prefix) continue;
+            auto r = (*it)->ranges.find(in.prefix);
+            if (r != (*it)->ranges.end() && in.number < r->second.count) {
+                type = r->second.type;
+                flags = in.has_component ? (r->second.vec ? 0 : detail::node_selector) : r->second.vec;
                 return true;
             }
         }
@@ -314,18 +312,16 @@ private:
     // What the innermost declaration of `name` says when it is a variable.
     detail::var_facts var_of(symbol name) {
         const name_info& in = info(name);
-        if (in.prefix) {
-            for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-                auto r = (*it)->ranges.find(in.prefix);
-                if (r == (*it)->ranges.end() || in.number >= r->second.count) continue;
-                auto v = (*it)->var_ranges.find(in.prefix);
-                return v != (*it)->var_ranges.end() ? v->second : detail::var_facts{};
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) { // innermost first, as resolve
+            if ((*it)->names.count(name)) {
+                auto v = (*it)->vars.find(name);
+                return v != (*it)->vars.end() ? v->second : detail::var_facts{};
             }
-        }
-        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-            if (!(*it)->names.count(name)) continue;
-            auto v = (*it)->vars.find(name);
-            return v != (*it)->vars.end() ? v->second : detail::var_facts{};
+            if (!in.prefix) continue;
+            auto r = (*it)->ranges.find(in.prefix);
+            if (r == (*it)->ranges.end() || in.number >= r->second.count) continue;
+            auto v = (*it)->var_ranges.find(in.prefix);
+            return v != (*it)->var_ranges.end() ? v->second : detail::var_facts{};
         }
         return {};
     }

@@ -24,8 +24,11 @@
 //  - tensormap.replace: an ordinal (0..4) exactly for the per-dimension
 //    fields, .b64 for global_address/global_stride and .b32 otherwise,
 //    enumerated fields as constants within their range;
-//  - the wait_group counts are constants (wgmma's not negative), and a
-//    barrier's thread count a multiple of the warp size.
+//  - the wait_group counts are constants (wgmma's not negative), a
+//    barrier's thread count a multiple of the warp size, and
+//    tensormap.cp_fenceproxy's size 128, pmevent's event 0..15 (mask
+//    0..0xffff), and fence.mbarrier_init is .release.cluster;
+//  - wgmma.mma_async's scale-d is a predicate or 0/1.
 #include <fmt/format.h>
 
 #include "isa/detail/check_operands.hpp"
@@ -54,6 +57,16 @@ public:
             wait_group();
         else if (key_ == "bar" || key_ == "barrier") thread_count();
         else if (key_ == "wgmma.mma_async") wgmma_immediates();
+        else if (key_ == "pmevent" && ops_.size() == 1 &&
+                 (ops_[0].kind != operand_kind::integer || ops_[0].value < 0 ||
+                  ops_[0].value > (has("mask") ? 0xFFFF : 15)))
+            fail(ops_[0].pos, has("mask") ? "'pmevent.mask' takes a constant mask 0 .. 0xffff"
+                                          : "'pmevent' takes a constant event number 0 .. 15");
+        else if (key_ == "fence" && has("mbarrier_init") && (!has("release") || !has("cluster")))
+            fail(v_.word_pos[0], "'fence.mbarrier_init' is written fence.mbarrier_init.release.cluster");
+        else if (key_ == "tensormap.cp_fenceproxy" && ops_.size() == 3 &&
+                 !(ops_[2].kind == operand_kind::integer && ops_[2].value == 128))
+            fail(ops_[2].pos, "the size of 'tensormap.cp_fenceproxy' is 128 (a tensor map's bytes)");
         if (out_.empty() && key_.starts_with("mbarrier.")) generic_address();
     }
 
@@ -276,6 +289,15 @@ private:
                             : want == 7 ? "d, a, b, scale-d, imm-scale-a, imm-scale-b, imm-trans-b"
                                         : "d, a, b, scale-d, imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b";
         if (!counted(want, shape)) return;
+        // scale-d: a predicate (!%p too) or the constant 0 or 1
+        const operand& sd = ops_[3];
+        size_t sd_node = 0;
+        for (size_t k = 0; k < 3; ++k) sd_node += node_count(ops_[k]);
+        data_type sdt = sd_node < v_.types.size() ? v_.types[sd_node] : data_type::none;
+        if ((sd.kind == operand_kind::integer && sd.value != 0 && sd.value != 1) ||
+            (sd.kind == operand_kind::name && sdt != data_type::none && sdt != data_type::pred) ||
+            sd.kind == operand_kind::f32 || sd.kind == operand_kind::f64)
+            return fail(sd.pos, "scale-d of 'wgmma.mma_async' is a predicate or the constant 0 or 1");
         for (size_t i = 4; i < ops_.size(); ++i) {
             bool scale = i < 6;
             const operand& c = ops_[i];

@@ -328,6 +328,7 @@ void check_combinations(const instruction_view& v, std::vector<located_problem>&
     else if (key == "vote" || key == "shfl") needs_sync(v, out);
     else if (key == "setp" || key == "set") comparison(v, out);
     if (key == "slct" || key == "set") selector_and_result(v, out);
+    else if (key == "mma.sp" || key == "mma.sp::ordered_metadata") mma(v, out); // (sparse fragments not judged)
     else if (key == "mma") {
         mma(v, out);
         if (out.empty()) mma_fragments(v, out);

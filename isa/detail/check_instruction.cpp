@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "isa/detail/check_operands.hpp"
+#include "isa/ignored_words.hpp"
 
 #include <algorithm>
 #include <array>
@@ -41,10 +42,6 @@ const char* class_text(operand_class c) {
     case operand_class::any: return "an operand";
     }
     return "an operand";
-}
-
-bool is_testp_class(std::string_view w) {
-    return w == "finite" || w == "infinite" || w == "number" || w == "notanumber" || w == "normal" || w == "subnormal";
 }
 
 bool fits(operand_class c, const operand& op) {
@@ -114,12 +111,16 @@ private:
                     break;
                 }
             }
-            if (found < 0 && is_testp_class(w) && row_.key != "testp") {
-                // ptxas reads a testp class on any instruction and ignores it
-                // (sqrt.approx.finite.f32 compiles); a second one is refused.
-                if (++testp_classes_ > 1)
-                    add(word_pos_[i], fmt::format("'{}' takes at most one of .finite, .infinite, .number, .notanumber, "
-                                                  ".normal, .subnormal (and ignores it)", row_.key));
+            if (found < 0 && ignored_kind(w, row_.key) != ignored_word::none) {
+                // ptxas reads a testp class or a tensor-map field on any
+                // instruction and ignores it (sqrt.approx.finite.f32,
+                // add.box_dim.u32 compile); a second one of a kind is refused.
+                bool testp = ignored_kind(w, row_.key) == ignored_word::testp_class;
+                if (++(testp ? testp_classes_ : field_words_) > 1)
+                    add(word_pos_[i], testp ? fmt::format("'{}' takes at most one of .finite, .infinite, .number, "
+                                                          ".notanumber, .normal, .subnormal (and ignores it)", row_.key)
+                                            : fmt::format("'{}' takes at most one tensor-map field word (.box_dim, "
+                                                          ".rank ...), and ignores it", row_.key));
                 continue;
             }
             if (found < 0) {
@@ -210,6 +211,7 @@ private:
     std::string_view name_;
     std::vector<problem> problems_;
     uint32_t testp_classes_ = 0;
+    uint32_t field_words_ = 0;
 };
 
 } // namespace
@@ -271,9 +273,10 @@ bool warn_ignored_testp(const module& m, const instruction& ins, std::span<const
     (void)ins;
     bool warned = false;
     for (size_t i = 1; i < words.size(); ++i)
-        if (is_testp_class(words[i])) {
+        if (ignored_word k = ignored_kind(words[i], key); k != ignored_word::none) {
             d.report(severity::warning, *m.source, word_pos[i],
-                     fmt::format("'.{}' means nothing on '{}' (a testp class); ptxas ignores it", words[i], key));
+                     fmt::format("'.{}' means nothing on '{}' (a {}); ptxas ignores it", words[i], key,
+                                 k == ignored_word::testp_class ? "testp class" : "tensor-map field"));
             warned = true;
         }
     return warned;
@@ -352,8 +355,7 @@ bool check_instruction(const module& m, const module_facts& facts, const instruc
             if (probs.empty()) check_multimem(view, probs);
             if (probs.empty()) check_texture(view, probs);
             if (probs.empty()) {
-                if ((row->key == "testp" ||
-                     !warn_ignored_testp(m, ins, ws, std::span<const pos_t>(word_pos.data(), n), key, d)) &&
+                if ((!warn_ignored_testp(m, ins, ws, std::span<const pos_t>(word_pos.data(), n), key, d)) &&
                     !repeat_dropped)
                     cache.add(); // a shape that draws a warning is not cached, so every instance gets it
                 return true;

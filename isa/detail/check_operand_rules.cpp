@@ -127,7 +127,45 @@ private:
         bool reader = key_ == "mov" || key_ == "cvt";
         for (size_t i = 0; i < ops.size() && !failed(); node += node_count(ops[i]), ++i) {
             const operand& op = ops[i];
+            if (op.kind == operand_kind::address) { // [tmap, {c0, %tid}]: a whole %tid is no coordinate
+                size_t child = node + 1;
+                for (const auto& e : op.elems) {
+                    size_t gc = child + 1;
+                    for (const auto& g : e.elems) {
+                        if (g.kind == operand_kind::name && (flags_at(gc) & node_special) &&
+                            text(g).find('.') == std::string_view::npos && special(text(g)).vector)
+                            return fail(g.pos, fmt::format("'{}' is a .v4 special register; an element of a vector is "
+                                                           "one component ({}.x)", text(g), text(g)));
+                        gc += node_count(g);
+                    }
+                    child += node_count(e);
+                }
+                continue;
+            }
             if (op.kind == operand_kind::vector) {
+                // A scalar special register counts its width among the
+                // elements ({%rd5, %laneid} is refused: "Incompatible elements").
+                uint32_t width = 0;
+                size_t c2 = node + 1;
+                bool has_special = false;
+                for (size_t k = 0, c3 = node + 1; k < op.elems.size(); c3 += node_count(op.elems[k]), ++k)
+                    has_special = has_special || (op.elems[k].kind == operand_kind::name && (flags_at(c3) & node_special));
+                for (const auto& e : has_special ? op.elems : list<operand>{}) {
+                    uint32_t bits = 0;
+                    if (e.kind == operand_kind::name && (flags_at(c2) & node_special)) {
+                        std::string_view n = text(e);
+                        special_info si = special(n.substr(0, n.find('.')));
+                        bits = si.bits == 1 ? 0 : si.bits;
+                    } else if (e.kind == operand_kind::name && c2 < v_.types.size() && v_.types[c2] != data_type::none &&
+                               v_.types[c2] != data_type::pred) {
+                        bits = info_of(v_.types[c2]).bits;
+                    }
+                    if (bits && width && bits != width)
+                        return fail(e.pos, fmt::format("the elements of operand {} of '{}' must have one width, but '{}' "
+                                                       "is {} bits and the others {}", i + 1, key_, text(e), bits, width));
+                    if (bits) width = bits;
+                    c2 += node_count(e);
+                }
                 size_t child = node + 1;
                 for (const auto& e : op.elems) {
                     // ptxas takes {%r1, %tid.x} (even as ld's destination), not a whole %tid
@@ -432,6 +470,37 @@ private:
                                                   frag.elems.size()));
         }
     }
+    // Registers per lane of the wmma.load/store fragment (0: not judged).
+    uint32_t wmma_fragment_registers() const {
+        std::string_view frag, shape, t;
+        for (size_t i = 1; i < v_.words.size(); ++i) {
+            std::string_view w = v_.words[i];
+            if (w == "a" || w == "b" || w == "c" || w == "d") frag = w;
+            else if (w.starts_with("m") && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos)
+                shape = w;
+            else if (data_type_from(w) != data_type::none || one_of(w, {"s4", "u4", "b1"})) t = w;
+        }
+        return wmma_registers(frag, shape, t);
+    }
+    // The PTX ISA's wmma fragment table: registers per lane of fragment
+    // `frag` (a, b, c or d) of `shape` holding `t` (0: not judged).
+    static uint32_t wmma_registers(std::string_view frag, std::string_view shape, std::string_view t) {
+        bool acc = frag == "c" || frag == "d";
+        if (t == "f64") return acc ? 2 : 1;
+        if (one_of(t, {"s4", "u4", "b1"})) return acc ? 0 : 1;
+        if (acc && (shape == "m8n8k32" || shape == "m8n8k128")) return 2;
+        if (acc) return t == "f16" ? 4 : t == "f32" || t == "s32" ? 8 : 0;
+        bool m16 = shape == "m16n16k16", m32 = shape == "m32n8k16", m8 = shape == "m8n32k16";
+        if (t == "f16") return m16 || m32 || m8 ? 8 : 0;
+        if (t == "tf32") return shape == "m16n16k8" ? 4 : 0;
+        uint32_t base = t == "bf16" ? 4 : (t == "s8" || t == "u8") ? 2 : 0; // m16n16k16
+        if (!base) return 0;
+        if (m16) return base;
+        if (m32) return frag == "a" ? base * 2 : base / 2;
+        if (m8) return frag == "a" ? base / 2 : base * 2;
+        return 0;
+    }
+
     size_t node_of(size_t index) const {
         size_t node = 0;
         for (size_t i = 0; i < index; ++i) node += node_count(v_.ins.operands[i]);
@@ -479,15 +548,64 @@ private:
                 return fail(ops[2].pos, fmt::format("'{}' converts one source; only a conversion to a pair (.f16x2, "
                                                     ".bf16x2, .e4m3x2 ...) takes two", dotted()));
         }
+        // wmma.mma's four fragments by the same table.
+        if (key_ == "wmma.mma" && ops.size() == 4) {
+            std::string_view t[4], shape;
+            size_t n = 0;
+            for (size_t i = 1; i < v_.words.size(); ++i) {
+                std::string_view w = v_.words[i];
+                if (w.starts_with("m") && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos)
+                    shape = w;
+                else if (data_type_from(w) != data_type::none || one_of(w, {"s4", "u4", "b1"})) {
+                    if (n < 4) t[n] = w;
+                    ++n;
+                }
+            }
+            std::string_view frag_t[4];
+            if (n == 2) frag_t[0] = t[0], frag_t[1] = frag_t[2] = "f16", frag_t[3] = t[1];
+            else if (n == 4) frag_t[0] = t[0], frag_t[1] = t[1], frag_t[2] = t[2], frag_t[3] = t[3] == "u32" ? "s32" : t[3];
+            for (size_t k = 0; k < 4 && (n == 2 || n == 4); ++k) {
+                uint32_t want = wmma_registers(k == 0 ? "d" : k == 1 ? "a" : k == 2 ? "b" : "c", shape, frag_t[k]);
+                size_t have = ops[k].kind == operand_kind::vector ? ops[k].elems.size() : 0;
+                if (want && have != want)
+                    return fail(ops[k].pos, fmt::format("operand {} ({}) of '{}' is a vector of {} register{}, not {}",
+                                                        k + 1, "dabc"[k], dotted(), want, want == 1 ? "" : "s",
+                                                        have ? fmt::format("{}", have) : std::string("a scalar")));
+            }
+        }
+        // cvt.pack: 32-bit integer sources, a destination (and c) of 32 bits or more.
+        if (key_ == "cvt.pack") {
+            size_t node = 0;
+            for (size_t k = 0; k < ops.size(); node += node_count(ops[k]), ++k) {
+                data_type t = node < v_.types.size() ? v_.types[node] : data_type::none;
+                if (ops[k].kind != operand_kind::name || t == data_type::none) continue;
+                type_info ti = info_of(t);
+                bool source = k == 1 || k == 2;
+                bool ok = ti.kind != type_kind::pred && (source ? ti.bits == 32 && ti.kind != type_kind::floating &&
+                                                                      ti.kind != type_kind::half
+                                                                : ti.bits >= 32);
+                if (!ok)
+                    return fail(ops[k].pos, fmt::format("operand {} of '{}' must be {}, but '{}' is .{}", k + 1, dotted(),
+                                                        source ? "a 32-bit integer register" : "a register of 32 bits or more",
+                                                        text(ops[k]), to_string(t)));
+            }
+        }
         // clusterlaunchcontrol.query_cancel.is_canceled sets a predicate.
         if (key_ == "clusterlaunchcontrol.query_cancel" && has("is_canceled") && !ops.empty() &&
             ops[0].kind == operand_kind::name && !v_.types.empty() && v_.types[0] != data_type::none &&
             v_.types[0] != data_type::pred)
             return fail(ops[0].pos, fmt::format("'{}' sets a predicate, but '{}' is .{}", dotted(), text(ops[0]),
                                                 to_string(v_.types[0])));
-        // wmma fragments are 32-bit registers (.f64 ones 64-bit).
+        // wmma fragments are 32-bit registers (.f64 ones 64-bit), as many as
+        // the fragment, shape and type hold (the ISA's fragment table).
         if (key_ == "wmma.load" || key_ == "wmma.store") {
             size_t at = key_ == "wmma.load" ? 0 : 1;
+            if (at < ops.size() && ops[at].kind == operand_kind::vector && !vec_) {
+                uint32_t want = wmma_fragment_registers();
+                if (want && ops[at].elems.size() != want)
+                    return fail(ops[at].pos, fmt::format("'{}' holds its fragment in {} register{}, not {}", dotted(), want,
+                                                         want == 1 ? "" : "s", ops[at].elems.size()));
+            }
             uint32_t bits = ntypes_ && types_[0] == data_type::f64 ? 64 : 32;
             size_t node = 0;
             for (size_t k = 0; k < at && k < ops.size(); ++k) node += node_count(ops[k]);

@@ -131,7 +131,10 @@ private:
                 fail(op.pos, fmt::format("operand {} of '{}': only a predicate can be negated, but '{}' is .{}", index,
                                          name_, v_.m.str(op.name), to_string(have)));
         } else if (op.kind == operand_kind::integer || op.kind == operand_kind::f32 || op.kind == operand_kind::f64) {
-            if (r == role::any32 || r == role::pred || (op.flags & op_bad_literal) || constant_fits(want, op.kind)) return;
+            bool is_float = op.kind == operand_kind::f32 || op.kind == operand_kind::f64;
+            if (r == role::any32 || (r == role::pred && !is_float) || (op.flags & op_bad_literal) ||
+                constant_fits(want, op.kind))
+                return;
             // ptxas 13 takes an integer constant for multimem.st.bf16x2 (not .f16x2): a quirk, its bits stored
             if (v_.row.key == "multimem.st" && want == data_type::bf16x2 && op.kind == operand_kind::integer) return;
             if (info_of(want).kind == type_kind::half)

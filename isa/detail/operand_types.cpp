@@ -145,7 +145,8 @@ bool constant_fits(data_type want, operand_kind k) {
     case type_kind::bit: // a float constant for a bit type must have its width
         return !is_float || (k == operand_kind::f32 ? w.bits == 32 : w.bits == 64);
     case type_kind::half: return false; // no constant form: add.f16 %h1, %h1, 1 and ..., 0f3F800000 are refused
-    default: return true;                // predicates: not judged
+    case type_kind::pred: return !is_float; // mov.pred %p1, 1 is taken, 0f3F800000 is not
+    default: return true;
     }
 }
 

@@ -29,6 +29,13 @@ std::string kernel(const std::string& line) {
 // Each legal for ptxas although a stricter reading of the ISA might refuse it.
 const std::vector<std::string> legal = {
     "add.s32 %u5, %s1, %r4;",                 // signed and unsigned registers mix
+    // st.async without .vN takes a vector for a non-.bN type (.b32 refuses one)
+    "st.async.shared::cluster.mbarrier::complete_tx::bytes.f32 [sm], {%f1, %f2}, [sm+512];",
+    "atom.global.xor.b32 %r1, [%rd1], %r2, %r3;", // a stray fourth operand on the .b32 bitwise atoms
+    "multimem.st.global.bf16x2 [%rd1], 1;",     // an integer constant for .bf16x2 (not .f16x2)
+    "mov.u32 %r1, sm;",                         // a .shared address is 32 bits
+    "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.u32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r0}, {%r1, %r2}, "
+    "{%r1, %r2}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r0};", // .u32 for the 8-bit forms' accumulator
     "st.shared.v2.u32 [sm], {%f1, %r1};",     // ld/st vectors: one fitting register is enough
     "st.shared.v4.u32 [sm], {%f1, %f2, %f3, %r1};",
     "ld.shared.v2.u32 {%f1, %r1}, [sm];",
