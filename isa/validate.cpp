@@ -374,6 +374,11 @@ private:
             } else if (auto p = std::get_if<const prototype_decl*>(&st.node)) {
                 declare(s, (*p)->label, (*p)->pos, false);
                 s.prototypes.emplace((*p)->label, *p);
+                for (const auto* params : {&(*p)->ret, &(*p)->params}) // as a function's: .param or .reg
+                    for (const auto& v : *params)
+                        if (v.space != state_space::param && v.space != state_space::reg)
+                            error(v.pos, fmt::format("a .callprototype parameter is in .param or .reg, not .{}",
+                                                     to_string(v.space)));
             } else if (auto t = std::get_if<const targets_decl*>(&st.node)) {
                 declare(s, (*t)->label, (*t)->pos, false);
             }

@@ -259,7 +259,8 @@ private:
     bool vector_element_variable(const operand& vec, const operand& e, size_t i, size_t vec_node, size_t node) {
         if (e.kind != operand_kind::name || names_free_) return false;
         var_facts v = var_at(node);
-        if (!v.is_var || is_handle(v) || v.space == state_space::param) return false;
+        // (ptxas refuses a parameter there but takes a .param declared in a body)
+        if (!v.is_var || is_handle(v) || (v.space == state_space::param && v.param != param_role::body)) return false;
         std::string_view name = m_.str(e.name);
         uint32_t bits = info_of(v.type).bits;
         size_t child = vec_node + 1;
@@ -310,6 +311,15 @@ private:
             return;
         }
         data_type t = type_at(node);
+        // (the instructions with operand roles have this judged with their types: check_operands.cpp)
+        bool unroled = op_ == "mbarrier" || op_ == "cp" || op_ == "prefetch" || op_ == "prefetchu" ||
+                       op_ == "applypriority" || op_ == "discard" || op_ == "tensormap" ||
+                       (!mods_.empty() && mods_[0].first == "async");
+        if (unroled && (t == data_type::pred || info_of(t).kind == type_kind::floating || info_of(t).kind == type_kind::half)) {
+            fail(at, fmt::format("the address in operand {} of '{}' is an integer or bit-type register, but '{}' is .{}",
+                                 index, op_, name, to_string(t)));
+            return;
+        }
         if (t == data_type::b128) {
             fail(at, fmt::format("the address in operand {} of '{}' must be a register of at most 64 bits, but '{}' is "
                                  ".b128", index, op_, name));
@@ -427,7 +437,11 @@ void check_addresses(const module& m, const instruction& ins, std::span<const va
     // 64 bits that is no vector special register. The verdict on a plain
     // instruction depends on its words only, so it is cached.
     bool plain = true, addresses = false;
-    for (size_t i = 0; i < vars.size() && plain; ++i) plain = !vars[i].is_var && (i >= types.size() || types[i] != data_type::b128);
+    // (a .b128, predicate or float register is no plain address either)
+    for (size_t i = 0; i < vars.size() && plain; ++i)
+        plain = !vars[i].is_var && (i >= types.size() || (types[i] != data_type::b128 && types[i] != data_type::pred &&
+                                                          info_of(types[i]).kind != type_kind::floating &&
+                                                          info_of(types[i]).kind != type_kind::half));
     for (const auto& op : ins.operands) {
         if (op.kind == operand_kind::list) plain = false;
         if (op.kind != operand_kind::address) continue;

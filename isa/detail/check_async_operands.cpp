@@ -46,7 +46,9 @@ public:
 
     void run() {
         if (key_ == "cp.async.bulk" || key_ == "cp.reduce.async.bulk") bulk_copy();
-        else if (key_ == "cp.async.bulk.prefetch") counted(2 + has("L2::cache_hint"), "[src], size");
+        else if (key_ == "cp.async.bulk.prefetch") {
+            if (counted(2 + has("L2::cache_hint"), "[src], size")) bulk_size(1);
+        }
         else if (key_ == "cp.async.bulk.tensor" || key_ == "cp.reduce.async.bulk.tensor" ||
                  key_ == "cp.async.bulk.prefetch.tensor")
             tensor_copy();
@@ -114,7 +116,12 @@ private:
         std::string shape = shape_of(mbar ? "[dst], [src], size, [mbar]" : "[dst], [src], size",
                                      {{"multicast::cluster", "ctaMask"}, {"L2::cache_hint", "cache-policy"}});
         size_t want = (mbar ? 4 : 3) + has("multicast::cluster") + has("L2::cache_hint");
-        counted(want, shape);
+        if (counted(want, shape)) bulk_size(2);
+    }
+    // A bulk copy's constant size is a multiple of 16 bytes.
+    void bulk_size(size_t at) {
+        if (at < ops_.size() && ops_[at].kind == operand_kind::integer && (ops_[at].value < 0 || ops_[at].value % 16))
+            fail(ops_[at].pos, fmt::format("the size of '{}' is a multiple of 16 bytes, not {}", key_, ops_[at].value));
     }
 
     // [tmap, {c0, c1, ...}]: the coordinates of a tensor copy.
@@ -217,6 +224,14 @@ private:
         if ((expect || has("noComplete")) && ops_.size() == 2)
             return fail(v_.word_pos[word(expect ? "expect_tx" : "noComplete")],
                         fmt::format("'{}' needs a count operand after the address", dotted()));
+        if (ops_.size() == 3 && ops_[2].kind == operand_kind::name) {
+            size_t node = node_count(ops_[0]) + node_count(ops_[1]);
+            data_type t = node < v_.types.size() ? v_.types[node] : data_type::none;
+            if (t != data_type::none && (info_of(t).bits != 32 || info_of(t).kind == type_kind::floating ||
+                                         info_of(t).kind == type_kind::half))
+                return fail(ops_[2].pos, fmt::format("the count of '{}' is a 32-bit integer, but '{}' is .{}", key_,
+                                                     v_.m.str(ops_[2].name), to_string(t)));
+        }
         if (!expect && ops_.size() == 3 && ops_[2].kind == operand_kind::integer && ops_[2].value <= 0)
             fail(ops_[2].pos, fmt::format("the arrival count of '{}' is at least 1, not {}", key_, ops_[2].value));
     }

@@ -51,6 +51,11 @@ void cvt(const instruction_view& v, std::vector<located_problem>& out) {
             rounding = v.words[i];
         }
     }
+    if (n >= 2 && rounding == "rs" && types[1] != data_type::f32) { // cvt.rs.f16x2.f32 d, a, b, rbits
+        out.push_back({v.word_pos[0], fmt::format("'cvt.rs' (stochastic rounding) converts .f32, not .{}",
+                                                  to_string(types[1]))});
+        return;
+    }
     if (n != 2) return;
     std::string name = fmt::format("cvt.{}.{}", to_string(types[0]), to_string(types[1]));
     uint32_t sm = 0;

@@ -190,6 +190,9 @@ private:
                     return fail(op.pos, fmt::format("special register '{}' needs sm_90 or newer, but the file targets {}",
                                                     name.substr(0, dot), v_.facts.target));
             }
+            if (dot != std::string_view::npos && sr.vector && !one_of(name.substr(dot + 1), {"x", "y", "z", "w"}))
+                return fail(op.pos, fmt::format("'.{}' is no component of '{}' (.x, .y, .z)", name.substr(dot + 1),
+                                                name.substr(0, dot)));
             if (dot != std::string_view::npos && !sr.vector && !v_.m.str(op.name).starts_with("%pm"))
                 return fail(op.pos, fmt::format("'{}' has no components: only %tid, %ntid, %ctaid, %nctaid and the "
                                                 "cluster registers take .x, .y, .z", name.substr(0, dot)));
@@ -588,6 +591,30 @@ private:
                     return fail(ops[k].pos, fmt::format("operand {} of '{}' must be {}, but '{}' is .{}", k + 1, dotted(),
                                                         source ? "a 32-bit integer register" : "a register of 32 bits or more",
                                                         text(ops[k]), to_string(t)));
+            }
+        }
+        // mov packs or unpacks: a vector on both sides needs .vN.
+        if (key_ == "mov" && !vec_ && ops.size() == 2 && ops[0].kind == operand_kind::vector &&
+            ops[1].kind == operand_kind::vector)
+            return fail(ops[1].pos, "'mov' without .vN packs registers into one or unpacks one: not a vector into a vector");
+        // get_first_ctaid (all three) fills a .v4 vector; ::x, ::y, ::z one register.
+        if (key_ == "clusterlaunchcontrol.query_cancel" && has("get_first_ctaid") && !ops.empty() &&
+            (vec_ != 4 || ops[0].kind != operand_kind::vector || ops[0].elems.size() != 4))
+            return fail(ops[0].pos, "'clusterlaunchcontrol.query_cancel.get_first_ctaid' fills a .v4 vector of 4 "
+                                    "(.v4.b32.b128 {...}); ::x, ::y, ::z give one register");
+        // (ptxas refuses .f32 registers in the .tf32 A and B fragments of wmma.mma, not elsewhere)
+        if (key_ == "wmma.mma" && has("tf32") && ops.size() == 4) {
+            size_t node = node_count(ops[0]);
+            for (size_t k = 1; k <= 2; node += node_count(ops[k]), ++k) {
+                if (ops[k].kind != operand_kind::vector) continue;
+                size_t child = node + 1;
+                for (const auto& e : ops[k].elems) {
+                    data_type t = child < v_.types.size() ? v_.types[child] : data_type::none;
+                    if (t == data_type::f32)
+                        return fail(e.pos, fmt::format("the .tf32 fragments of 'wmma.mma' are .b32 registers, not .f32 "
+                                                       "('{}')", text(e)));
+                    child += node_count(e);
+                }
             }
         }
         // clusterlaunchcontrol.query_cancel.is_canceled sets a predicate.

@@ -132,8 +132,9 @@ private:
                                          name_, v_.m.str(op.name), to_string(have)));
         } else if (op.kind == operand_kind::integer || op.kind == operand_kind::f32 || op.kind == operand_kind::f64) {
             bool is_float = op.kind == operand_kind::f32 || op.kind == operand_kind::f64;
-            if (r == role::any32 || (r == role::pred && !is_float) || (op.flags & op_bad_literal) ||
-                constant_fits(want, op.kind))
+            // (member masks, lanes and predicates take integer constants only)
+            if (((r == role::any32 || r == role::pred) && !is_float) || (op.flags & op_bad_literal) ||
+                (r != role::any32 && r != role::pred && constant_fits(want, op.kind)))
                 return;
             // ptxas 13 takes an integer constant for multimem.st.bf16x2 (not .f16x2): a quirk, its bits stored
             if (v_.row.key == "multimem.st" && want == data_type::bf16x2 && op.kind == operand_kind::integer) return;
@@ -143,6 +144,9 @@ private:
             else if (op.kind == operand_kind::integer)
                 fail(op.pos, fmt::format("operand {} of '{}' must be a floating-point constant (0f..., 0d... or 1.0), "
                                          "not an integer", index, name_));
+            else if (r == role::any32 || r == role::pred)
+                fail(op.pos, fmt::format("operand {} of '{}' must be an integer constant (or a register), not a "
+                                         "floating-point one", index, name_));
             else if (info_of(want).kind == type_kind::bit)
                 fail(op.pos, fmt::format("operand {} of '{}' must be a {}-bit constant, but a {} constant is {} bits",
                                          index, name_, info_of(want).bits, op.kind == operand_kind::f32 ? "0f" : "0d or decimal",

@@ -41,7 +41,7 @@ namespace {
 
 // Roles per table key; alternatives for different operand counts are
 // separated by '|'. Keys not listed keep only the table's kind checks.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 69> role_table{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 71> role_table{{
     {"abs", "t,t"},          {"add", "t,t,t"},        {"addc", "t,t,t"},         {"and", "t,t,t"},
     {"bfe", "t,t,i,i"},      {"bfi", "t,t,t,i,i"},    {"bfind", "i,t"},          {"brev", "t,t"},
     {"clz", "i,t"},          {"cnot", "t,t"},         {"copysign", "t,t,t"},     {"cos", "t,t"},
@@ -60,6 +60,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 69> role_tab
     {"match", "x,t,x"},      {"atom", ""},
     // multimem: the value register(s) exactly of the type (.f32 in a .b32 register too).
     {"multimem.ld_reduce", "t,m"}, {"multimem.st", "m,t"}, {"multimem.red", "m,t"},
+    {"shfl", "t,t,x,x"}, {"isspacep", "p,-"}, // (legacy shfl without .sync; isspacep sets a predicate)
     {"vote", "t,p"},         {"shfl", "t,t,x,x"},     // the forms without .sync (before sm_70)
     {"mbarrier.init", "m,i"}, {"mbarrier.expect_tx", "m,i"}, {"mbarrier.complete_tx", "m,i"},
     // mapa's CTA rank, brx.idx's index: 32-bit integers; lop3's d|p takes a predicate q last.

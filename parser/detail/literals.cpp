@@ -37,13 +37,12 @@ bool convert_float(std::string_view text, operand_kind& kind, int64_t& bits) {
     bool negative = !text.empty() && text.front() == '-';
     if (negative) text.remove_prefix(1);
     if (text.size() >= 2 && text[0] == '0' && (text[1] == 'f' || text[1] == 'F' || text[1] == 'd' || text[1] == 'D')) {
+        if (negative) return false; // ptxas: "Parsing error near '0f3F800000'" after a '-': the sign is in the bits
         bool single = text[1] == 'f' || text[1] == 'F';
         uint64_t v = 0;
         auto [p, ec] = std::from_chars(text.data() + 2, text.data() + text.size(), v, 16);
         if (ec != std::errc() || p != text.data() + text.size()) return false;
         kind = single ? operand_kind::f32 : operand_kind::f64;
-        // Negation of a float literal flips its sign bit.
-        if (negative) v ^= single ? 0x80000000ull : 0x8000000000000000ull;
         bits = static_cast<int64_t>(v);
         return true;
     }

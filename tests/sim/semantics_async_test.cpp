@@ -248,7 +248,9 @@ cp.async.bulk.wait_group.read 0;
 TEST(semantics_async, copies_need_aligned_sizes_and_existing_memory) {
     auto size = run_kernel_body(std::string(shared_vars) +
                                     "mbarrier.init.shared::cta.b64 [bar], 1;\n"
-                                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [%rd1], 20, [bar];",
+                                    // (a constant 20 is refused when the module loads; a register size faults when run)
+                                    "mov.u32 %r9, 20;\n"
+                                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [%rd1], %r9, [bar];",
                                 8);
     EXPECT_NE(size.fault.find("a size that is a multiple of 16"), std::string::npos) << size.fault;
     auto past = run_kernel_body(std::string(shared_vars) +
