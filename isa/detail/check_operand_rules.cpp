@@ -602,16 +602,16 @@ private:
             (vec_ != 4 || ops[0].kind != operand_kind::vector || ops[0].elems.size() != 4))
             return fail(ops[0].pos, "'clusterlaunchcontrol.query_cancel.get_first_ctaid' fills a .v4 vector of 4 "
                                     "(.v4.b32.b128 {...}); ::x, ::y, ::z give one register");
-        // (ptxas refuses .f32 registers in the .tf32 A and B fragments of wmma.mma, not elsewhere)
+        // (ptxas refuses .f32 registers in the .tf32 B fragment of wmma.mma, not in A nor elsewhere)
         if (key_ == "wmma.mma" && has("tf32") && ops.size() == 4) {
             size_t node = node_count(ops[0]);
             for (size_t k = 1; k <= 2; node += node_count(ops[k]), ++k) {
-                if (ops[k].kind != operand_kind::vector) continue;
+                if (k != 2 || ops[k].kind != operand_kind::vector) continue;
                 size_t child = node + 1;
                 for (const auto& e : ops[k].elems) {
                     data_type t = child < v_.types.size() ? v_.types[child] : data_type::none;
                     if (t == data_type::f32)
-                        return fail(e.pos, fmt::format("the .tf32 fragments of 'wmma.mma' are .b32 registers, not .f32 "
+                        return fail(e.pos, fmt::format("the .tf32 B fragment of 'wmma.mma' is .b32 registers, not .f32 "
                                                        "('{}')", text(e)));
                     child += node_count(e);
                 }

@@ -33,6 +33,9 @@ const std::vector<std::string> legal = {
     "st.async.shared::cluster.mbarrier::complete_tx::bytes.f32 [sm], {%f1, %f2}, [sm+512];",
     "atom.global.xor.b32 %r1, [%rd1], %r2, %r3;", // a stray fourth operand on the .b32 bitwise atoms
     "multimem.st.global.bf16x2 [%rd1], 1;",     // an integer constant for .bf16x2 (not .f16x2)
+    // an .f32 register in the .tf32 A fragment of wmma.mma (B refuses one)
+    "wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f0}, {%r1, %r2, %f3, "
+    "%r4}, {%r1, %r2, %r3, %r4}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f0};",
     "mov.u32 %r1, sm;",                         // a .shared address is 32 bits
     "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.u32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r0}, {%r1, %r2}, "
     "{%r1, %r2}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r0};", // .u32 for the 8-bit forms' accumulator
