@@ -8,7 +8,8 @@
 //    with .vN (.v2.f16, .v4.f32, .v4.f16x2); ld_reduce takes .add on every
 //    float type and .min/.max on the half types, multimem.red the same but
 //    .min/.max only with a .vN (ptxas refuses multimem.red.min.f16x2);
-//    .acc::f32 goes with .add on a half type;
+//    ld_reduce's .acc::f32 goes with .add on a half type (multimem.red
+//    takes it on every type);
 //  - with .vN the value operand is a vector of N, without it a scalar.
 // The sm_100 8-bit float types and .acc::f16 are not judged.
 #include <fmt/format.h>
@@ -42,7 +43,9 @@ public:
                 op = w, op_at_ = i;
             else if (w.starts_with("acc::")) acc_at_ = i;
         }
-        if (type_ == data_type::none) return; // an sm_100 8-bit float type
+        if (type_ == data_type::none || type_ == data_type::e4m3 || type_ == data_type::e5m2 ||
+            type_ == data_type::e4m3x2 || type_ == data_type::e5m2x2)
+            return; // the sm_100 8-bit float types are not judged here
         type_info ti = info_of(type_);
         bool floating = ti.kind == type_kind::floating || ti.kind == type_kind::half;
         std::string name(to_string(type_));
@@ -75,7 +78,8 @@ public:
                 return fail(v_.word_pos[op_at_], allowed.empty()
                                                      ? fmt::format("'{}' has no .{} on .{}", key, op, name)
                                                      : fmt::format("'{}.{}' takes {}, not .{}", key, op, allowed, name));
-            if (acc_at_ && (op != "add" || !is_half(type_)))
+            // (multimem.red takes .acc::f32 on every type: ptxas 13 accepts and ignores it there)
+            if (acc_at_ && key == "multimem.ld_reduce" && (op != "add" || !is_half(type_)))
                 return fail(v_.word_pos[acc_at_], fmt::format("'.{}' goes with .add on .f16, .f16x2, .bf16 or .bf16x2, "
                                                               "not .{}.{}", v_.words[acc_at_], op, name));
         }

@@ -3,7 +3,8 @@
 // group (memory/multicast.hpp; the engine names the members). ld_reduce
 // loads every member's copy and reduces them, st stores to every copy, red
 // reduces into every copy, each copy atomically (red's .min/.max on
-// half-precision vectors too).
+// half-precision vectors too; red's .acc::f32 sums a half-precision add in
+// f32 and rounds once to the type, and is taken and ignored elsewhere).
 //
 // Floating-point reductions fold the members in their binding order, each
 // step rounded to nearest even in the accumulation type (the instruction's
@@ -213,11 +214,14 @@ struct red_state {
     data_type type;
     uint32_t elem_bytes;
     uint8_t b[16];
+    bool wide; // .acc::f32 on a half-precision add: the sum in f32, rounded once to the type
 };
 void red_bytes(uint8_t* value, uint32_t bytes, const void* state) {
     const auto& s = *static_cast<const red_state*>(state);
     for (uint32_t off = 0; off < bytes; off += s.elem_bytes) {
-        uint64_t r = combine(s.op, s.type, false, element(value + off, s.elem_bytes), element(s.b + off, s.elem_bytes));
+        uint64_t mem = element(value + off, s.elem_bytes), x = element(s.b + off, s.elem_bytes);
+        uint64_t r = s.wide ? narrow(s.type, combine(s.op, s.type, true, widen(s.type, mem), widen(s.type, x)))
+                            : combine(s.op, s.type, false, mem, x);
         std::memcpy(value + off, &r, s.elem_bytes);
     }
 }
@@ -228,7 +232,7 @@ void red_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     for_lanes(mask, [&](uint32_t lane) {
         uint64_t members[max_members];
         uint32_t count = c.multicast_members(address(c, ins.ops[0], lane), total, lane, members, max_members);
-        red_state s{static_cast<mm_op>(ins.sub), ins.type, eb, {}};
+        red_state s{static_cast<mm_op>(ins.sub), ins.type, eb, {}, (ins.flags & acc_f32) != 0};
         pack_source(c, ins, lane, s.b);
         uint8_t old[16];
         for (uint32_t m = 0; m < count; ++m)
@@ -314,7 +318,12 @@ std::string dec_red(const matched_instruction& m, exec_instruction& out) {
     // f64 and scalar halves), each element as PTX min/max orders it.
     if (is_float(out.type) && out.sub != static_cast<uint8_t>(mm_op::add) && (!is_half(out.type) || out.vec == 1))
         return "multimem.red .min/.max on floats takes .v2/.v4/.v8 of f16, bf16, f16x2 or bf16x2";
-    if (m.has("acc")) return "multimem.red takes no .acc";
+    // ptxas 13 takes .acc::f32 on every multimem.red type; it widens only a
+    // half-precision add (the others are exact or have no wider sum).
+    if (m.get("acc") == "acc::f32" && is_half(out.type) && out.sub == static_cast<uint8_t>(mm_op::add))
+        out.flags |= acc_f32;
+    else if (m.has("acc") && m.get("acc") != "acc::f32")
+        return "multimem.red .acc::f16 (sm_100 fp8 forms) is not implemented";
     out.run = red_handler;
     return {};
 }

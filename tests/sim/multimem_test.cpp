@@ -231,6 +231,32 @@ TEST(multimem, red_min_max_on_half_vectors) {
         for (int i = 0; i < 8; ++i) EXPECT_EQ(f.get<uint16_t>(f.members[m], 32 + 2 * i), m == 2 ? 0x4400u : 0x4000u) << m << " " << i;
 }
 
+// ptxas takes .acc::f32 on every multimem.red: a half-precision add sums in
+// f32 and rounds once (for one f16/bf16 pair that is the f16/bf16 sum, as
+// the f32 sum is exact); on integers it changes nothing.
+TEST(multimem, red_takes_acc_f32) {
+    multicast_fixture f;
+    for (int m = 0; m < 3; ++m) {
+        f.set<uint16_t>(m, 0, uint16_t(0x7800)); // 32768
+        f.set<uint16_t>(m, 2, uint16_t(0x3C00)); // 1
+        f.set<uint32_t>(m, 8, uint32_t(100 + m));
+    }
+    auto r = f.run(R"(
+    mov.b16 %h1, 0x4C01; mov.b16 %h2, 0x1400;
+    multimem.red.add.acc::f32.v2.f16 [%rd1], {%h1, %h2};
+    mov.u32 %r1, 5;
+    multimem.red.add.acc::f32.u32 [%rd1+8], %r1;
+    )");
+    ASSERT_FALSE(r.fault) << r.fault->format();
+    for (int m = 0; m < 3; ++m) {
+        // 32768 + 16.015625 = 32784.015625, above the midpoint 32784 of 32768 and 32800: 32800 (0x7801);
+        // 1 + 2^-10 (0x1400) = 1.0009765625, exactly the f16 0x3C01.
+        EXPECT_EQ(f.get<uint16_t>(f.members[m], 0), 0x7801u) << m;
+        EXPECT_EQ(f.get<uint16_t>(f.members[m], 2), 0x3C01u) << m;
+        EXPECT_EQ(f.get<uint32_t>(f.members[m], 8), uint32_t(105 + m)) << m;
+    }
+}
+
 TEST(multimem, an_address_outside_every_multicast_object_faults_with_its_location) {
     multicast_fixture f;
     auto r = f.run("multimem.ld_reduce.add.u32 %r1, [%rd1];", 1, f.out);
