@@ -23,6 +23,16 @@ std::string sample_1d(const std::vector<float>& xs, const std::string& op = "tex
     return s;
 }
 
+// The same for integer results (.u32/.s32), which take integer registers.
+std::string sample_1d_int(const std::vector<float>& xs, const std::string& op) {
+    std::string s;
+    for (size_t i = 0; i < xs.size(); ++i)
+        s += fmt::format("mov.b32 %f1, {};\n{} {{%r10, %r11, %r12, %r13}}, [%rd2, {{%f1}}];\n"
+                         "st.global.v4.u32 [%rd1+{}], {{%r10, %r11, %r12, %r13}};\n",
+                         lit(xs[i]), op, 16 * i);
+    return s;
+}
+
 std::string sample_2d(const std::vector<std::pair<float, float>>& ps, const std::string& op = "tex.2d.v4.f32.f32") {
     std::string s;
     for (size_t i = 0; i < ps.size(); ++i)
@@ -193,11 +203,11 @@ TEST(texture, half_texels_are_widened_to_f32) {
 TEST(texture, element_reads_return_integers) {
     texture_fixture f;
     uint64_t rgba = f.make(texture(f.upload(std::vector<uint8_t>{1, 2, 3, 250, 9, 9, 9, 9}), texel_type::u8, 4, 2));
-    auto out = f.values(sample_1d({0.5f}, "tex.1d.v4.u32.f32"), rgba);
+    auto out = f.values(sample_1d_int({0.5f}, "tex.1d.v4.u32.f32"), rgba);
     EXPECT_EQ(std::vector<uint32_t>(out.begin(), out.begin() + 4), (std::vector<uint32_t>{1, 2, 3, 250}));
     // A signed 16-bit channel is sign-extended; missing channels are 0, 0, 1.
     uint64_t s16 = f.make(texture(f.upload(std::vector<int16_t>{-5}), texel_type::s16, 1, 1));
-    out = f.values(sample_1d({0.5f}, "tex.1d.v4.s32.f32"), s16);
+    out = f.values(sample_1d_int({0.5f}, "tex.1d.v4.s32.f32"), s16);
     EXPECT_EQ(std::vector<uint32_t>(out.begin(), out.begin() + 4), (std::vector<uint32_t>{0xFFFFFFFBu, 0, 0, 1}));
 }
 
