@@ -13,6 +13,7 @@
 
 #include "isa/detail/check_operands.hpp"
 #include "isa/detail/operand_types.hpp"
+#include "isa/sem/mma_layout.hpp"
 
 namespace ptxsim::isa::detail {
 namespace {
@@ -217,52 +218,35 @@ void mma(const instruction_view& v, std::vector<located_problem>& out) {
 }
 
 // mma's fragments: how many registers each of d, a, b, c holds per lane,
-// from the shape and types: an M x K (K x N, M x N) matrix spread over
-// 32 lanes in 32-bit registers (64-bit for .f64). m8n8k4 on .f16 is the
-// quad-pair form: A and B 2 registers, C and D 8 (.f32) or 4 (.f16).
+// counted as the engine counts them (isa/sem/mma.cpp): an M x K (K x N,
+// M x N) matrix spread over 32 lanes, isa/sem/mma_layout.hpp's elements per
+// register. m8n8k4 on .f16 is the quad-pair form: A and B 2 registers, C
+// and D 8 (.f32) or 4 (.f16).
 // ptxas: "Argument vector size mismatch for instruction 'mma'".
 void mma_fragments(const instruction_view& v, std::vector<located_problem>& out) {
-    std::string_view t[4], shape;
-    size_t n = 0;
-    for (size_t i = 1; i < v.words.size(); ++i) {
-        std::string_view w = v.words[i];
+    for (auto w : v.words)
         if (w.starts_with("kind::") || w == "block_scale") return;
-        if (w.starts_with("m") && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos)
-            shape = w;
-        else if (data_type_from(w) != data_type::none || w == "s4" || w == "u4" || w == "b1") {
-            if (n < 4) t[n] = w;
-            ++n;
-        }
-    }
-    unsigned m = 0, nn = 0, k = 0;
-    if (n != 4 || std::sscanf(std::string(shape).c_str(), "m%un%uk%u", &m, &nn, &k) != 3) return;
-    auto bits = [](std::string_view w) -> unsigned {
-        if (w == "b1") return 1;
-        if (w == "s4" || w == "u4") return 4;
-        if (w == "s8" || w == "u8" || w == "e4m3" || w == "e5m2") return 8;
-        if (w == "f16" || w == "bf16") return 16;
-        if (w == "f64") return 64;
-        return 32;
-    };
-    unsigned reg = t[1] == "f64" ? 64 : 32;
-    unsigned want[4];
-    if (shape == "m8n8k4" && t[1] == "f16") {
+    matrix_words mw = matrix_words_of(v.words);
+    sem::mma::etype t[4];
+    if (mw.ntypes != 4 || !mw.m) return;
+    for (size_t i = 0; i < 4; ++i)
+        if (!sem::mma::parse_etype(mw.types[i], t[i])) return;
+    uint32_t want[4];
+    if (mw.shape == "m8n8k4" && mw.types[1] == "f16") {
         want[1] = want[2] = 2;
-        want[0] = t[0] == "f32" ? 8 : 4;
-        want[3] = t[3] == "f32" ? 8 : 4;
+        want[0] = mw.types[0] == "f32" ? 8 : 4;
+        want[3] = mw.types[3] == "f32" ? 8 : 4;
     } else {
-        want[1] = m * k * bits(t[1]) / (32 * reg);
-        want[2] = k * nn * bits(t[2]) / (32 * reg);
-        want[0] = m * nn * bits(t[0]) / (32 * reg);
-        want[3] = m * nn * bits(t[3]) / (32 * reg);
+        const uint32_t elems[4] = {mw.m * mw.n / 32, mw.m * mw.k / 32, mw.k * mw.n / 32, mw.m * mw.n / 32};
+        for (size_t i = 0; i < 4; ++i) want[i] = (elems[i] + sem::mma::per_register(t[i]) - 1) / sem::mma::per_register(t[i]);
     }
     const auto& ops = v.ins.operands;
     for (size_t i = 0; i < 4 && i < ops.size(); ++i) {
         size_t have = ops[i].kind == operand_kind::vector ? ops[i].elems.size() : 0; // {%r1}, not %r1
-        if (want[i] && have != want[i]) {
+        if (have != want[i]) {
             out.push_back({ops[i].pos, fmt::format("operand {} ({}) of 'mma.{}' with .{}.{}.{}.{} is a vector of {} "
-                                                   "register{} {{...}}, not {}", i + 1, "dabc"[i], shape, t[0], t[1],
-                                                   t[2], t[3], want[i], want[i] == 1 ? "" : "s",
+                                                   "register{} {{...}}, not {}", i + 1, "dabc"[i], mw.shape, mw.types[0],
+                                                   mw.types[1], mw.types[2], mw.types[3], want[i], want[i] == 1 ? "" : "s",
                                                    have ? fmt::format("{}", have) : std::string("a scalar"))});
             return;
         }
@@ -274,17 +258,10 @@ void mma_fragments(const instruction_view& v, std::vector<located_problem>& out)
 // .dtype.atype.btype.ctype with A and B alike. ptxas also takes .u32 for
 // the .s32 accumulator of the 8-bit forms (read as .s32).
 void wmma_mma(const instruction_view& v, std::vector<located_problem>& out) {
-    std::string_view t[4], shape;
-    size_t n = 0;
-    for (size_t i = 1; i < v.words.size(); ++i) {
-        std::string_view w = v.words[i];
-        if (w.starts_with("m") && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos)
-            shape = w;
-        else if (data_type_from(w) != data_type::none || w == "s4" || w == "u4" || w == "b1") {
-            if (n < 4) t[n] = w;
-            ++n;
-        }
-    }
+    matrix_words mw = matrix_words_of(v.words);
+    const auto& t = mw.types;
+    const size_t n = mw.ntypes;
+    const std::string_view shape = mw.shape;
     bool m16 = shape == "m16n16k16" || shape == "m32n8k16" || shape == "m8n32k16";
     auto is = [](std::string_view w, std::initializer_list<std::string_view> set) {
         for (auto x : set)
@@ -325,6 +302,23 @@ void needs_sync(const instruction_view& v, std::vector<located_problem>& out) {
 }
 
 } // namespace
+
+matrix_words matrix_words_of(std::span<const std::string_view> words) {
+    matrix_words mw;
+    for (size_t i = 1; i < words.size(); ++i) {
+        std::string_view w = words[i];
+        if (w == "a" || w == "b" || w == "c" || w == "d") mw.frag = w;
+        else if (w.size() > 4 && w[0] == 'm' && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos)
+            mw.shape = w;
+        else if (data_type_from(w) != data_type::none || w == "s4" || w == "u4" || w == "b1") {
+            if (mw.ntypes < 4) mw.types[mw.ntypes] = w;
+            ++mw.ntypes;
+        }
+    }
+    unsigned m = 0, n = 0, k = 0;
+    if (std::sscanf(std::string(mw.shape).c_str(), "m%un%uk%u", &m, &n, &k) == 3) mw.m = m, mw.n = n, mw.k = k;
+    return mw;
+}
 
 void check_combinations(const instruction_view& v, std::vector<located_problem>& out) {
     const std::string& key = v.row.key;

@@ -6,8 +6,11 @@
 // of an instruction is reported, as ptxas gives one error per instruction.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "isa/detail/check_operands.hpp"
 #include "isa/detail/operand_types.hpp"
+#include "isa/sem/wmma_layout.hpp"
 
 namespace ptxsim::isa::detail {
 namespace {
@@ -130,51 +133,13 @@ private:
             if (op.kind == operand_kind::address) { // [tmap, {c0, %tid}]: a whole %tid is no coordinate
                 size_t child = node + 1;
                 for (const auto& e : op.elems) {
-                    size_t gc = child + 1;
-                    for (const auto& g : e.elems) {
-                        if (g.kind == operand_kind::name && (flags_at(gc) & node_special) &&
-                            text(g).find('.') == std::string_view::npos && special(text(g)).vector)
-                            return fail(g.pos, fmt::format("'{}' is a .v4 special register; an element of a vector is "
-                                                           "one component ({}.x)", text(g), text(g)));
-                        gc += node_count(g);
-                    }
+                    if (e.kind == operand_kind::vector && whole_vector_special(e, child)) return;
                     child += node_count(e);
                 }
                 continue;
             }
             if (op.kind == operand_kind::vector) {
-                // A scalar special register counts its width among the
-                // elements ({%rd5, %laneid} is refused: "Incompatible elements").
-                uint32_t width = 0;
-                size_t c2 = node + 1;
-                bool has_special = false;
-                for (size_t k = 0, c3 = node + 1; k < op.elems.size(); c3 += node_count(op.elems[k]), ++k)
-                    has_special = has_special || (op.elems[k].kind == operand_kind::name && (flags_at(c3) & node_special));
-                for (const auto& e : has_special ? op.elems : list<operand>{}) {
-                    uint32_t bits = 0;
-                    if (e.kind == operand_kind::name && (flags_at(c2) & node_special)) {
-                        std::string_view n = text(e);
-                        special_info si = special(n.substr(0, n.find('.')));
-                        bits = si.bits == 1 ? 0 : si.bits;
-                    } else if (e.kind == operand_kind::name && c2 < v_.types.size() && v_.types[c2] != data_type::none &&
-                               v_.types[c2] != data_type::pred) {
-                        bits = info_of(v_.types[c2]).bits;
-                    }
-                    if (bits && width && bits != width)
-                        return fail(e.pos, fmt::format("the elements of operand {} of '{}' must have one width, but '{}' "
-                                                       "is {} bits and the others {}", i + 1, key_, text(e), bits, width));
-                    if (bits) width = bits;
-                    c2 += node_count(e);
-                }
-                size_t child = node + 1;
-                for (const auto& e : op.elems) {
-                    // ptxas takes {%r1, %tid.x} (even as ld's destination), not a whole %tid
-                    if (e.kind == operand_kind::name && (flags_at(child) & node_special) &&
-                        text(e).find('.') == std::string_view::npos && special(text(e)).vector)
-                        return fail(e.pos, fmt::format("'{}' is a .v4 special register; an element of a vector operand "
-                                                       "is one component ({}.x)", text(e), text(e)));
-                    child += node_count(e);
-                }
+                if (special_width_mismatch(op, i, node) || whole_vector_special(op, node)) return;
                 continue;
             }
             if (op.kind != operand_kind::name || !(flags_at(node) & node_special)) continue;
@@ -231,6 +196,49 @@ private:
         }
     }
 
+    // ptxas takes {%r1, %tid.x} (even as ld's destination, or in an
+    // address's coordinates), not a whole %tid. True when it reported.
+    bool whole_vector_special(const operand& vec, size_t node) {
+        size_t child = node + 1;
+        for (const auto& e : vec.elems) {
+            if (e.kind == operand_kind::name && (flags_at(child) & node_special) &&
+                text(e).find('.') == std::string_view::npos && special(text(e)).vector) {
+                fail(e.pos, fmt::format("'{}' is a .v4 special register; an element of a vector operand is one "
+                                        "component ({}.x)", text(e), text(e)));
+                return true;
+            }
+            child += node_count(e);
+        }
+        return false;
+    }
+    // A scalar special register counts its width among a vector's elements
+    // ({%rd5, %laneid} is refused: "Incompatible elements"). True when it reported.
+    bool special_width_mismatch(const operand& vec, size_t index, size_t node) {
+        uint32_t width = 0;
+        bool special_seen = false;
+        size_t child = node + 1;
+        std::optional<std::pair<const operand*, uint32_t>> odd;
+        for (const auto& e : vec.elems) {
+            uint32_t bits = 0;
+            if (e.kind == operand_kind::name && (flags_at(child) & node_special)) {
+                special_seen = true;
+                std::string_view n = text(e);
+                special_info si = special(n.substr(0, n.find('.')));
+                bits = si.bits == 1 ? 0 : si.bits;
+            } else if (e.kind == operand_kind::name && child < v_.types.size() && v_.types[child] != data_type::none &&
+                       v_.types[child] != data_type::pred) {
+                bits = info_of(v_.types[child]).bits;
+            }
+            if (bits && width && bits != width && !odd) odd = {{&e, bits}};
+            if (bits && !width) width = bits;
+            child += node_count(e);
+        }
+        if (!special_seen || !odd) return false; // (register-only vectors: the operand roles judge them)
+        fail(odd->first->pos, fmt::format("the elements of operand {} of '{}' must have one width, but '{}' is {} bits "
+                                          "and the others {}", index + 1, key_, text(*odd->first), odd->second, width));
+        return true;
+    }
+
     // %r1.b0 selects a byte for the video instructions only (and .x is no
     // selector); a vector register (.reg .v2 .b32 %v) is an operand only of
     // mov, ld and st with the same .vN.
@@ -278,8 +286,8 @@ private:
         bool hint = has("L2::cache_hint");
         size_t n = v_.ins.operands.size();
         // ptxas takes atom.{exch,and,or,xor}.b32 d, [a], b, c (not .b64) without a hint: a quirk left alone
-        bool exch32 = key_ == "atom" && has("b32") && any_of({"exch", "and", "or", "xor"}) >= 0; // .b32 only
-        if (n == base + 1 && !hint && !exch32)
+        bool b32_fourth = key_ == "atom" && has("b32") && any_of({"exch", "and", "or", "xor"}) >= 0; // .b32 only
+        if (n == base + 1 && !hint && !b32_fourth)
             fail(v_.ins.operands.back().pos, fmt::format("'{}' with {} operands needs .L2::cache_hint: the last one is a "
                                                          "cache policy", key_, n));
         else if (n == base && hint)
@@ -473,35 +481,14 @@ private:
                                                   frag.elems.size()));
         }
     }
-    // Registers per lane of the wmma.load/store fragment (0: not judged).
-    uint32_t wmma_fragment_registers() const {
-        std::string_view frag, shape, t;
-        for (size_t i = 1; i < v_.words.size(); ++i) {
-            std::string_view w = v_.words[i];
-            if (w == "a" || w == "b" || w == "c" || w == "d") frag = w;
-            else if (w.starts_with("m") && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos)
-                shape = w;
-            else if (data_type_from(w) != data_type::none || one_of(w, {"s4", "u4", "b1"})) t = w;
-        }
-        return wmma_registers(frag, shape, t);
-    }
-    // The PTX ISA's wmma fragment table: registers per lane of fragment
-    // `frag` (a, b, c or d) of `shape` holding `t` (0: not judged).
-    static uint32_t wmma_registers(std::string_view frag, std::string_view shape, std::string_view t) {
-        bool acc = frag == "c" || frag == "d";
-        if (t == "f64") return acc ? 2 : 1;
-        if (one_of(t, {"s4", "u4", "b1"})) return acc ? 0 : 1;
-        if (acc && (shape == "m8n8k32" || shape == "m8n8k128")) return 2;
-        if (acc) return t == "f16" ? 4 : t == "f32" || t == "s32" ? 8 : 0;
-        bool m16 = shape == "m16n16k16", m32 = shape == "m32n8k16", m8 = shape == "m8n32k16";
-        if (t == "f16") return m16 || m32 || m8 ? 8 : 0;
-        if (t == "tf32") return shape == "m16n16k8" ? 4 : 0;
-        uint32_t base = t == "bf16" ? 4 : (t == "s8" || t == "u8") ? 2 : 0; // m16n16k16
-        if (!base) return 0;
-        if (m16) return base;
-        if (m32) return frag == "a" ? base * 2 : base / 2;
-        if (m8) return frag == "a" ? base / 2 : base * 2;
-        return 0;
+    // Registers per lane of a wmma fragment (`frag` a, b, c or d) of the
+    // shape holding `type`, as the engine counts them (isa/sem/wmma_layout.hpp);
+    // 0 when the words name no such fragment. ptxas's .u32 accumulator is .s32.
+    static uint32_t wmma_registers(std::string_view frag, const matrix_words& mw, std::string_view type) {
+        sem::mma::etype t;
+        if (!mw.m || !sem::mma::parse_etype(type == "u32" ? "s32" : type, t)) return 0;
+        auto f = frag == "a" ? sem::wmma::frag::a : frag == "b" ? sem::wmma::frag::b : sem::wmma::frag::c;
+        return sem::wmma::geometry_of(f, mw.m, mw.n, mw.k, t).registers;
     }
 
     size_t node_of(size_t index) const {
@@ -551,24 +538,15 @@ private:
                 return fail(ops[2].pos, fmt::format("'{}' converts one source; only a conversion to a pair (.f16x2, "
                                                     ".bf16x2, .e4m3x2 ...) takes two", dotted()));
         }
-        // wmma.mma's four fragments by the same table.
+        // wmma.mma's four fragments, counted alike (.f16 inputs name .dtype.ctype only).
         if (key_ == "wmma.mma" && ops.size() == 4) {
-            std::string_view t[4], shape;
-            size_t n = 0;
-            for (size_t i = 1; i < v_.words.size(); ++i) {
-                std::string_view w = v_.words[i];
-                if (w.starts_with("m") && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos)
-                    shape = w;
-                else if (data_type_from(w) != data_type::none || one_of(w, {"s4", "u4", "b1"})) {
-                    if (n < 4) t[n] = w;
-                    ++n;
-                }
-            }
+            matrix_words mw = matrix_words_of(v_.words);
+            const auto& t = mw.types;
             std::string_view frag_t[4];
-            if (n == 2) frag_t[0] = t[0], frag_t[1] = frag_t[2] = "f16", frag_t[3] = t[1];
-            else if (n == 4) frag_t[0] = t[0], frag_t[1] = t[1], frag_t[2] = t[2], frag_t[3] = t[3] == "u32" ? "s32" : t[3];
-            for (size_t k = 0; k < 4 && (n == 2 || n == 4); ++k) {
-                uint32_t want = wmma_registers(k == 0 ? "d" : k == 1 ? "a" : k == 2 ? "b" : "c", shape, frag_t[k]);
+            if (mw.ntypes == 2) frag_t[0] = t[0], frag_t[1] = frag_t[2] = "f16", frag_t[3] = t[1];
+            else if (mw.ntypes == 4) frag_t[0] = t[0], frag_t[1] = t[1], frag_t[2] = t[2], frag_t[3] = t[3];
+            for (size_t k = 0; k < 4 && (mw.ntypes == 2 || mw.ntypes == 4); ++k) {
+                uint32_t want = wmma_registers(k == 0 ? "d" : k == 1 ? "a" : k == 2 ? "b" : "c", mw, frag_t[k]);
                 size_t have = ops[k].kind == operand_kind::vector ? ops[k].elems.size() : 0;
                 if (want && have != want)
                     return fail(ops[k].pos, fmt::format("operand {} ({}) of '{}' is a vector of {} register{}, not {}",
@@ -628,7 +606,8 @@ private:
         if (key_ == "wmma.load" || key_ == "wmma.store") {
             size_t at = key_ == "wmma.load" ? 0 : 1;
             if (at < ops.size() && ops[at].kind == operand_kind::vector && !vec_) {
-                uint32_t want = wmma_fragment_registers();
+                matrix_words mw = matrix_words_of(v_.words);
+                uint32_t want = mw.ntypes ? wmma_registers(mw.frag, mw, mw.types[mw.ntypes - 1]) : 0;
                 if (want && ops[at].elems.size() != want)
                     return fail(ops[at].pos, fmt::format("'{}' holds its fragment in {} register{}, not {}", dotted(), want,
                                                          want == 1 ? "" : "s", ops[at].elems.size()));

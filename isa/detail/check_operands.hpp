@@ -42,6 +42,17 @@ void check_operand_types(const instruction_view& v, std::vector<located_problem>
 // cvt rounding, atom/red operation and type, .noftz, mandatory .sync.
 void check_combinations(const instruction_view& v, std::vector<located_problem>& out);
 
+// The words of a matrix instruction (mma, wmma.*): fragment (a b c d), shape
+// (m16n8k16, split into m, n, k; 0 when absent) and up to four type words
+// in order (s4, u4, b1 included). Defined in check_combinations.cpp.
+struct matrix_words {
+    std::string_view frag, shape;
+    std::string_view types[4];
+    size_t ntypes = 0;
+    uint32_t m = 0, n = 0, k = 0;
+};
+matrix_words matrix_words_of(std::span<const std::string_view> words);
+
 // Operand counts, vectors, special registers, selectors, modifiers that need
 // one another and constant ranges (check_operand_rules.cpp).
 void check_operand_rules(const instruction_view& v, std::vector<located_problem>& out);

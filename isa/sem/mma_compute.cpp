@@ -39,19 +39,6 @@ bool is_integer(etype t) {
     return t == etype::s8 || t == etype::u8 || t == etype::s4 || t == etype::u4 || t == etype::b1 || t == etype::s32;
 }
 
-bool parse_etype(std::string_view s, etype& t) {
-    static constexpr std::pair<std::string_view, etype> names[] = {
-        {"f16", etype::f16}, {"bf16", etype::bf16}, {"tf32", etype::tf32}, {"f32", etype::f32}, {"f64", etype::f64},
-        {"e4m3", etype::e4m3}, {"e5m2", etype::e5m2}, {"s8", etype::s8}, {"u8", etype::u8}, {"s4", etype::s4},
-        {"u4", etype::u4}, {"b1", etype::b1}, {"s32", etype::s32}};
-    for (auto [n, v] : names)
-        if (n == s) {
-            t = v;
-            return true;
-        }
-    return false;
-}
-
 void compute(const product& p, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) {
     if (is_integer(p.a)) {
         for (uint32_t r = 0; r < p.m; ++r)

@@ -20,7 +20,6 @@ struct product {
 
 bool is_integer(etype t);
 // The etype a PTX type modifier names ("f16", "s8" ...); false for others.
-bool parse_etype(std::string_view name, etype& t);
 
 // a: m x k, b: k x n, c and d: m x n. tf32 elements are the 19-bit format
 // (callers shift the register right by 13).

@@ -4,6 +4,8 @@
 // sections (9.7.14.5.x); every m16n8kK and m8n8kK shape except m8n8k4.f16
 // follows one pattern, parameterised by how many elements a register holds.
 #include <cstdint>
+#include <string_view>
+#include <utility>
 
 namespace ptxsim::isa::sem::mma {
 
@@ -24,6 +26,21 @@ constexpr uint32_t element_bits(etype t) {
 }
 // Elements per register: registers are 32 bits, f64 registers 64.
 constexpr uint32_t per_register(etype t) { return t == etype::f64 ? 1 : 32 / element_bits(t); }
+
+// The element type a type word names (f16 ... s32); false for any other word.
+// Header-only so that lint (isa/detail) counts fragments as the engine does.
+inline bool parse_etype(std::string_view s, etype& t) {
+    static constexpr std::pair<std::string_view, etype> names[] = {
+        {"f16", etype::f16}, {"bf16", etype::bf16}, {"tf32", etype::tf32}, {"f32", etype::f32}, {"f64", etype::f64},
+        {"e4m3", etype::e4m3}, {"e5m2", etype::e5m2}, {"s8", etype::s8}, {"u8", etype::u8}, {"s4", etype::s4},
+        {"u4", etype::u4}, {"b1", etype::b1}, {"s32", etype::s32}};
+    for (auto [n, v] : names)
+        if (n == s) {
+            t = v;
+            return true;
+        }
+    return false;
+}
 
 enum class operand : uint8_t { a, b, c };
 

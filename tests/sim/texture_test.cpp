@@ -14,22 +14,14 @@ using isa::texel_type;
 
 // PTX that samples a 1-D texture (handle %rd2) at each coordinate and
 // stores the four channels of sample i at out[4i..4i+3].
-std::string sample_1d(const std::vector<float>& xs, const std::string& op = "tex.1d.v4.f32.f32") {
+// Integer results (.u32/.s32) take integer registers: `reg` "%r" and `st` "u32".
+std::string sample_1d(const std::vector<float>& xs, const std::string& op = "tex.1d.v4.f32.f32",
+                      const std::string& reg = "%f", const std::string& st = "f32") {
     std::string s;
+    const std::string d = fmt::format("{{{0}10, {0}11, {0}12, {0}13}}", reg);
     for (size_t i = 0; i < xs.size(); ++i)
-        s += fmt::format("mov.b32 %f1, {};\n{} {{%f10, %f11, %f12, %f13}}, [%rd2, {{%f1}}];\n"
-                         "st.global.v4.f32 [%rd1+{}], {{%f10, %f11, %f12, %f13}};\n",
-                         lit(xs[i]), op, 16 * i);
-    return s;
-}
-
-// The same for integer results (.u32/.s32), which take integer registers.
-std::string sample_1d_int(const std::vector<float>& xs, const std::string& op) {
-    std::string s;
-    for (size_t i = 0; i < xs.size(); ++i)
-        s += fmt::format("mov.b32 %f1, {};\n{} {{%r10, %r11, %r12, %r13}}, [%rd2, {{%f1}}];\n"
-                         "st.global.v4.u32 [%rd1+{}], {{%r10, %r11, %r12, %r13}};\n",
-                         lit(xs[i]), op, 16 * i);
+        s += fmt::format("mov.b32 %f1, {};\n{} {}, [%rd2, {{%f1}}];\nst.global.v4.{} [%rd1+{}], {};\n", lit(xs[i]), op, d,
+                         st, 16 * i, d);
     return s;
 }
 
@@ -203,11 +195,11 @@ TEST(texture, half_texels_are_widened_to_f32) {
 TEST(texture, element_reads_return_integers) {
     texture_fixture f;
     uint64_t rgba = f.make(texture(f.upload(std::vector<uint8_t>{1, 2, 3, 250, 9, 9, 9, 9}), texel_type::u8, 4, 2));
-    auto out = f.values(sample_1d_int({0.5f}, "tex.1d.v4.u32.f32"), rgba);
+    auto out = f.values(sample_1d({0.5f}, "tex.1d.v4.u32.f32", "%r", "u32"), rgba);
     EXPECT_EQ(std::vector<uint32_t>(out.begin(), out.begin() + 4), (std::vector<uint32_t>{1, 2, 3, 250}));
     // A signed 16-bit channel is sign-extended; missing channels are 0, 0, 1.
     uint64_t s16 = f.make(texture(f.upload(std::vector<int16_t>{-5}), texel_type::s16, 1, 1));
-    out = f.values(sample_1d_int({0.5f}, "tex.1d.v4.s32.f32"), s16);
+    out = f.values(sample_1d({0.5f}, "tex.1d.v4.s32.f32", "%r", "u32"), s16);
     EXPECT_EQ(std::vector<uint32_t>(out.begin(), out.begin() + 4), (std::vector<uint32_t>{0xFFFFFFFBu, 0, 0, 1}));
 }
 
