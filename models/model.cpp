@@ -255,6 +255,13 @@ private:
             error(at("sm.register_alloc_unit"),
                   fmt::format("sm.register_alloc_unit: {} does not divide sm.registers_per_sm ({})",
                               sm.register_alloc_unit, sm.registers_per_sm));
+        if (sm.registers_per_cta > sm.registers_per_sm)
+            error(at("sm.registers_per_cta"), fmt::format("sm.registers_per_cta: {} exceeds sm.registers_per_sm ({})",
+                                                          sm.registers_per_cta, sm.registers_per_sm));
+        if (sh.default_per_cta_bytes > sh.max_per_cta_bytes)
+            error(at("shared_memory.default_per_cta_kib"),
+                  fmt::format("shared_memory.default_per_cta_kib: {} KiB exceeds shared_memory.max_per_cta_kib ({} KiB)",
+                              sh.default_per_cta_bytes / 1024, sh.max_per_cta_bytes / 1024));
         if (sm.setmaxnreg_min > sm.setmaxnreg_max ||
             (sm.setmaxnreg_max - sm.setmaxnreg_min) % sm.setmaxnreg_step != 0)
             error(at("sm.setmaxnreg_max"),

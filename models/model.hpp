@@ -29,9 +29,11 @@ struct sm_config {
     uint32_t max_ctas = 0;                // resident CTAs per SM
     uint32_t max_threads_per_cta = 0;
     uint32_t registers_per_sm = 0;        // 32-bit registers
+    uint32_t registers_per_cta = 0;       // the most one CTA may be allocated
     uint32_t register_alloc_unit = 0;     // a warp's registers are granted in multiples of this
     uint32_t max_registers_per_thread = 0;
     uint32_t setmaxnreg_min = 0, setmaxnreg_max = 0, setmaxnreg_step = 0;
+    uint32_t barriers_per_sm = 0;         // named barriers shared by the resident CTAs
     uint32_t mma_dense_bf16_flop_per_clock = 0;
     uint32_t mma_dense_fp8_flop_per_clock = 0;
 };
@@ -39,6 +41,7 @@ struct sm_config {
 struct shared_memory_config {
     uint64_t per_sm_bytes = 0;            // largest carve-out
     uint64_t max_per_cta_bytes = 0;       // what one CTA may request (opt-in maximum)
+    uint64_t default_per_cta_bytes = 0;   // what one CTA may request without opting in
     uint64_t reserved_per_cta_bytes = 0;  // taken by the system for every resident CTA
     uint64_t alloc_granularity_bytes = 0;
     std::vector<uint64_t> carveouts_bytes;  // ascending; the last equals per_sm_bytes

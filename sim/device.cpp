@@ -256,21 +256,15 @@ const isa::exec_function* device::kernel_code(const kernel_ref& k, diagnostics& 
 }
 
 uint32_t device::resident_ctas(uint64_t threads, uint64_t shared, uint32_t registers) const {
-    const auto& sm = model_.sm;
-    uint64_t per_sm = sm.max_ctas ? sm.max_ctas : 1;
-    if (threads) per_sm = std::min<uint64_t>(per_sm, (sm.max_threads ? sm.max_threads : 2048) / threads);
-    uint64_t smem = shared + model_.shared_memory.reserved_per_cta_bytes;
-    if (smem && model_.shared_memory.per_sm_bytes) per_sm = std::min<uint64_t>(per_sm, model_.shared_memory.per_sm_bytes / smem);
-    per_sm = std::max<uint64_t>(per_sm, 1);
-    // The register file is granted per warp, in units of register_alloc_unit;
-    // a CTA whose warps do not fit at all cannot launch (0).
-    if (registers && threads && sm.registers_per_sm) {
-        uint64_t unit = std::max<uint32_t>(sm.register_alloc_unit, 1);
-        uint64_t per_warp = (uint64_t(registers) * 32 + unit - 1) / unit * unit;
-        uint64_t warps = sm.registers_per_sm / per_warp, warps_per_cta = (threads + 31) / 32;
-        per_sm = std::min<uint64_t>(per_sm, warps / warps_per_cta);
-    }
-    return static_cast<uint32_t>(std::min<uint64_t>(per_sm * std::max<uint32_t>(model_.sm_count, 1), 1u << 20));
+    models::kernel_resources k;
+    k.block_threads = static_cast<uint32_t>(std::min<uint64_t>(threads, UINT32_MAX));
+    k.registers_per_thread = registers;
+    k.static_shared_bytes = shared;
+    return resident_ctas(models::occupancy_of(model_, k));
+}
+
+uint32_t device::resident_ctas(const models::occupancy& o) const {
+    return static_cast<uint32_t>(std::min<uint64_t>(uint64_t(o.ctas_per_sm) * std::max<uint32_t>(model_.sm_count, 1), 1u << 20));
 }
 
 void device::locate(const loaded_module& m, const function& f, uint32_t pos, fault_report& r) const {
@@ -394,12 +388,19 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
                                model_.sm.max_registers_per_thread));
         return bad;
     }
-    req.resident_ctas = resident_ctas(block.count(), req.static_shared + dynamic_shared, registers);
+    // CUDA's occupancy rules decide how many CTAs are live at once, and
+    // refuse what no SM can hold with CUDA's reason. Barriers: cuda_occupancy.h's
+    // default of one a CTA (the count is not taken from the code yet), which
+    // never limits on sm_90.
+    models::kernel_resources need;
+    need.block_threads = static_cast<uint32_t>(block.count());
+    need.registers_per_thread = registers;
+    need.static_shared_bytes = req.static_shared;
+    need.dynamic_shared_bytes = dynamic_shared;
+    const models::occupancy occ = models::occupancy_of(model_, need);
+    req.resident_ctas = resident_ctas(occ);
     if (req.resident_ctas == 0) {
-        d.error(*m.ast.source, k.function->pos,
-                fmt::format("too many resources requested for launch: a block of {} threads using {} registers each "
-                            "does not fit in one SM's register file ({} registers)",
-                            block.count(), registers, model_.sm.registers_per_sm));
+        d.error(*m.ast.source, k.function->pos, occ.error);
         return bad;
     }
     if (!cluster_shape(*code, grid, options, req, m, k, d)) return bad;

@@ -13,6 +13,7 @@
 #include "isa/decode.hpp"
 #include "isa/validate.hpp"
 #include "models/model.hpp"
+#include "models/occupancy.hpp"
 #include "parser/ast.hpp"
 #include "parser/diagnostics.hpp"
 #include "isa/sem/texture_object.hpp"
@@ -88,8 +89,11 @@ public:
     launch_result launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_t dynamic_shared,
                          const std::vector<uint8_t>& params, const launch_options& options, parser::diagnostics& d);
 
-    // CTAs the modelled GPU holds at once over all SMs (0: one does not fit in the register file).
+    // CTAs the modelled GPU holds at once over all SMs, by CUDA's occupancy rules
+    // (0: a CTA cannot launch; models::occupancy_of says why).
     uint32_t resident_ctas(uint64_t threads_per_cta, uint64_t shared_per_cta, uint32_t registers_per_thread = 0) const;
+    // The same for an occupancy already computed (models/occupancy.hpp).
+    uint32_t resident_ctas(const models::occupancy& o) const;
 
 private:
     struct loaded_module;

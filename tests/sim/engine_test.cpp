@@ -391,6 +391,31 @@ TEST(engine, registers_limit_resident_ctas) {
     EXPECT_EQ(dev.resident_ctas(256, 0, 65), 3u * 132);   // 65*32 = 2080, rounded up to 2304: 28 warps, 3 CTAs
     EXPECT_EQ(dev.resident_ctas(1024, 0, 64), 1u * 132);  // 32 warps of 2048
     EXPECT_EQ(dev.resident_ctas(1024, 0, 255), 0u);       // 8192 per warp: 8 warps < 32, cannot launch
+    // Each sub-partition holds whole warps: 40 registers, 1280 a warp, 12
+    // warps a quarter, 48 an SM (cuda_occupancy.h), not the 51 the whole
+    // file would hold: 24 CTAs of two warps, not 25.
+    EXPECT_EQ(dev.resident_ctas(64, 0, 40), 24u * 132);
+    EXPECT_EQ(dev.resident_ctas(128, 100 * 1024), 2u * 132); // 100 KiB + 1 KiB reserved, twice in 228 KiB
+}
+
+TEST(engine, a_block_beyond_the_shared_memory_or_thread_limits_is_refused_with_cudas_reason) {
+    sim::device dev{h800()};
+    parser::diagnostics d;
+    std::string text = std::string(header) + ".visible .entry k()\n{\nret;\n}\n";
+    ASSERT_TRUE(dev.load_module_text("k.ptx", text, d));
+    std::string why;
+    auto k = dev.find_kernel("k", why);
+    ASSERT_TRUE(k);
+    EXPECT_FALSE(dev.launch(*k, {1}, {128}, 228 * 1024, {}, {}, d).ok);
+    ASSERT_EQ(d.all().size(), 1u);
+    EXPECT_EQ(d.all()[0].message, "invalid argument: 234496 bytes of shared memory a CTA (0 static, 233472 dynamic, 1024 "
+                                  "reserved, rounded to 128), but a CTA may have at most 232448 plus the reservation");
+    parser::diagnostics d2;
+    EXPECT_TRUE(dev.launch(*k, {1}, {128}, 227 * 1024, {}, {}, d2).ok); // the opt-in maximum fits
+    parser::diagnostics d3;
+    EXPECT_FALSE(dev.launch(*k, {1}, {2048}, 0, {}, {}, d3).ok);
+    ASSERT_EQ(d3.all().size(), 1u);
+    EXPECT_EQ(d3.all()[0].message, "invalid configuration argument: a block of 2048 threads, but a CTA holds at most 1024");
 }
 
 TEST(engine, a_block_beyond_the_register_file_is_refused_at_its_kernel) {
