@@ -65,6 +65,35 @@ struct cluster_config {
     uint32_t max_ctas_nonportable = 0;
 };
 
+// Figures of the timing model (sim/timing/), in cycles unless the name says
+// otherwise; latency: issue to result, interval: between two issues to one
+// sub-partition's pipe.
+struct timing_config {
+    uint32_t scheduler_policy = 0;
+    uint32_t alu_latency = 0;
+    uint32_t alu_interval = 0;
+    uint32_t fma_latency = 0;
+    uint32_t fma_interval = 0;
+    uint32_t fp64_latency = 0;
+    uint32_t fp64_interval = 0;
+    uint32_t sfu_latency = 0;
+    uint32_t sfu_interval = 0;
+    uint32_t warp_latency = 0;
+    uint32_t mma_latency = 0;
+    uint32_t mma_interval = 0;
+    uint32_t wgmma_tail = 0;
+    uint32_t shared_latency = 0;
+    uint32_t l1_hit_latency = 0;
+    uint32_t l2_near_latency = 0;
+    uint32_t l2_far_latency = 0;
+    uint32_t dram_latency = 0;
+    uint32_t tma_extra_latency = 0;
+    uint32_t barrier_latency = 0;
+    uint32_t l1_bytes_per_clock = 0;
+    uint32_t dram_efficiency_pct = 0;
+    uint32_t launch_overhead_ns = 0;
+};
+
 struct gpu_model {
     uint32_t format = 0;     // version of the file format (1)
     std::string name;        // "h800"
@@ -77,6 +106,7 @@ struct gpu_model {
     l2_config l2;
     dram_config dram;
     cluster_config cluster;
+    timing_config timing;
     std::vector<figure_source> sources;  // one per figure, in file order
 
     // The provenance of a figure by its file path ("sm.warp_size"), or null.

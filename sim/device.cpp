@@ -263,8 +263,9 @@ uint32_t device::resident_ctas(uint64_t threads, uint64_t shared, uint32_t regis
     return resident_ctas(models::occupancy_of(model_, k));
 }
 
-uint32_t device::resident_ctas(const models::occupancy& o) const {
-    return static_cast<uint32_t>(std::min<uint64_t>(uint64_t(o.ctas_per_sm) * std::max<uint32_t>(model_.sm_count, 1), 1u << 20));
+uint32_t device::resident_ctas(const models::occupancy& o, uint32_t sms) const {
+    if (!sms) sms = std::max<uint32_t>(model_.sm_count, 1);
+    return static_cast<uint32_t>(std::min<uint64_t>(uint64_t(o.ctas_per_sm) * sms, 1u << 20));
 }
 
 void device::locate(const loaded_module& m, const function& f, uint32_t pos, fault_report& r) const {
@@ -382,6 +383,12 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
     req.params = params;
     req.params.resize(std::max<size_t>(params.size(), code->param_bytes), 0);
     req.sm_count = model_.sm_count;
+    for (uint32_t id : options.sms)
+        if (id >= model_.sm_count) {
+            d.error(*m.ast.source, k.function->pos,
+                    fmt::format("the launch names SM {}, but the modelled GPU has SMs 0 to {}", id, model_.sm_count - 1));
+            return bad;
+        }
     uint32_t registers = options.registers_per_thread ? options.registers_per_thread : code->maxnreg;
     if (model_.sm.max_registers_per_thread && registers > model_.sm.max_registers_per_thread) {
         d.error(*m.ast.source, k.function->pos, fmt::format("{} registers per thread: the modelled GPU allows at most {}", registers,
@@ -398,7 +405,8 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
     need.static_shared_bytes = req.static_shared;
     need.dynamic_shared_bytes = dynamic_shared;
     const models::occupancy occ = models::occupancy_of(model_, need);
-    req.resident_ctas = resident_ctas(occ);
+    req.occupancy = occ;
+    req.resident_ctas = resident_ctas(occ, static_cast<uint32_t>(options.sms.size()));
     if (req.resident_ctas == 0) {
         d.error(*m.ast.source, k.function->pos, occ.error);
         return bad;

@@ -93,7 +93,7 @@ public:
     // (0: a CTA cannot launch; models::occupancy_of says why).
     uint32_t resident_ctas(uint64_t threads_per_cta, uint64_t shared_per_cta, uint32_t registers_per_thread = 0) const;
     // The same for an occupancy already computed (models/occupancy.hpp).
-    uint32_t resident_ctas(const models::occupancy& o) const;
+    uint32_t resident_ctas(const models::occupancy& o, uint32_t sms = 0) const; // sms 0: all of the model's
 
 private:
     struct loaded_module;

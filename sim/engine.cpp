@@ -205,7 +205,12 @@ private:
                 for (auto& cta : cl->ctas)
                     for (auto& w : cta->warps)
                         if (!w->done()) {
-                            order.push_back({cta->linear, w->index, static_cast<uint32_t>(warps.size())});
+                            schedule_unit u{cta->linear, w->index, static_cast<uint32_t>(warps.size())};
+                            if (uint32_t pc = next_pc(*w); pc != no_pc) {
+                                u.pc = pc;
+                                u.next = &function_of(pc).code[pc & index_bits];
+                            }
+                            order.push_back(u);
                             warps.push_back(w.get());
                         }
             p.s.order_warps(order);
@@ -234,6 +239,22 @@ private:
             if (fault_) break;
         }
         return progress;
+    }
+
+    // The PC of the instruction a warp runs next if given a turn (what
+    // pick_group offers a scheduler first: the lowest PC not held at an
+    // aligned barrier), or no_pc when none of its lanes can run.
+    static constexpr uint32_t no_pc = 0xFFFFFFFFu;
+    uint32_t next_pc(const warp_state& w) const {
+        if (w.converged) return w.waiting ? no_pc : w.upc;
+        const uint32_t runnable = w.alive & ~w.exited & ~w.waiting & ~w.sync_wait;
+        uint32_t best = no_pc, held = no_pc;
+        for (uint32_t lanes = runnable; lanes; lanes &= lanes - 1) {
+            const uint32_t pc = w.pc[static_cast<uint32_t>(__builtin_ctz(lanes))];
+            if (at_aligned_barrier(pc)) held = std::min(held, pc);
+            else best = std::min(best, pc);
+        }
+        return best != no_pc ? best : held;
     }
 
     // Makes the next unstarted cluster live (at the end of `live`); false
@@ -1255,7 +1276,9 @@ private:
         case special_reg::laneid: return lane;
         case special_reg::warpid: return w.index;
         case special_reg::nwarpid: return 64;
-        case special_reg::smid: return static_cast<uint32_t>(w.cta->linear % req_.sm_count);
+        case special_reg::smid: // the timing model places CTAs itself; a functional run spreads them over the launch's SMs
+            if (const auto& ids = req_.options.sms; !ids.empty()) return ids[w.cta->linear % ids.size()];
+            return static_cast<uint32_t>(w.cta->linear % req_.sm_count);
         case special_reg::nsmid: return req_.sm_count;
         case special_reg::gridid: return 1;
         // A virtual clock: warp-instructions executed so far (deterministic).
@@ -1969,6 +1992,9 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
         event.grid = req.grid;
         event.block = req.block;
         event.cluster = req.cluster;
+        event.occupancy = &req.occupancy;
+        event.sms = &req.options.sms;
+        event.registers_per_thread = req.options.registers_per_thread ? req.options.registers_per_thread : req.kernel->maxnreg;
         event.locate = &req.locate;
         event.stop = &stop;
         obs->launch_begin(event);

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "isa/exec.hpp"
+#include "models/occupancy.hpp"
 #include "isa/sem/context.hpp"
 #include "sim/launch_types.hpp"
 
@@ -60,7 +61,8 @@ struct launch_request {
     dim3 cluster;
     bool explicit_cluster = false;
     uint32_t resident_ctas = 1;            // how many CTAs the modelled GPU holds at once
-    uint32_t sm_count = 1;
+    uint32_t sm_count = 1;                 // the model's SMs (%nsmid); options.sms: those the launch may use
+    models::occupancy occupancy;           // per SM, by CUDA's rules (models/occupancy.hpp)
     // 32-bit registers each thread starts with, for setmaxnreg's accounting:
     // the launch's registers_per_thread, else the kernel's .maxnreg, else
     // the most a CTA of this size could hold alone on an SM (device.cpp).

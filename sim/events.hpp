@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "isa/sem/context.hpp"
+#include "models/occupancy.hpp"
 #include "sim/launch_types.hpp"
 
 namespace ptxsim::sim {
@@ -241,6 +242,12 @@ struct launch_event {
     std::string kernel;
     dim3 grid, block;
     dim3 cluster{1, 1, 1}; // cluster dimensions (1,1,1 without clusters)
+    // Resident CTAs per SM and what limits them (models/occupancy.hpp), and
+    // the SMs the launch may use (all of the model's unless the launch
+    // names fewer): for a timing model (sim/timing/).
+    const models::occupancy* occupancy = nullptr;
+    const std::vector<uint32_t>* sms = nullptr; // empty: every SM of the model
+    uint32_t registers_per_thread = 0; // as the launch gave them (0: not known)
     // PTX file:line (and CUDA file:line from .loc) of an event_site, into
     // the location fields of a fault_report. Valid until launch end returns.
     const std::function<void(int32_t function_id, uint32_t pos, fault_report&)>* locate = nullptr;

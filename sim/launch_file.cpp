@@ -341,7 +341,7 @@ private:
         for (auto& [k, v] : l.items())
             if (k != "kernel" && k != "grid" && k != "block" && k != "shared_bytes" && k != "args" && k != "malloc_heap_bytes" &&
                 k != "stack_bytes" && k != "registers_per_thread" && k != "cooperative" && k != "cluster" &&
-                k != "non_portable_cluster_size")
+                k != "non_portable_cluster_size" && k != "sms")
                 error(k, fmt::format("{}: unknown key '{}'", s.where, k));
         if (!l.contains("kernel") || !l["kernel"].is_string()) error("kernel", s.where + ": \"kernel\" names the entry to run");
         else s.kernel = l["kernel"];
@@ -371,6 +371,21 @@ private:
             else (std::string_view(key) == "cooperative" ? s.cooperative : s.non_portable_cluster_size) = l[key].get<bool>();
         }
         if (l.contains("cluster")) s.cluster = dims(l["cluster"], s.where, "cluster");
+        if (l.contains("sms")) { // SM partitioning: a count (the first N SMs) or a list of SM ids
+            const auto& v = l["sms"];
+            if (v.is_number_unsigned() && v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= 4096) {
+                for (uint32_t i = 0; i < v.get<uint32_t>(); ++i) s.sms.push_back(i);
+            } else if (v.is_array() && !v.empty() && v.size() <= 4096 &&
+                       std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_number_unsigned() && x.get<uint64_t>() < 4096; })) {
+                for (const auto& x : v) s.sms.push_back(x.get<uint32_t>());
+                std::vector<uint32_t> sorted = s.sms;
+                std::sort(sorted.begin(), sorted.end());
+                if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+                    error("sms", s.where + ": \"sms\" names an SM twice");
+            } else {
+                error("sms", s.where + ": \"sms\" is a count of SMs (the first N) or a list of SM ids");
+            }
+        }
         if (l.contains("args")) {
             if (!l["args"].is_array()) error("args", s.where + ": \"args\" is a list");
             else

@@ -77,6 +77,7 @@ struct launch_spec {
     std::optional<uint64_t> malloc_heap_bytes, stack_bytes; // launch_options defaults when absent
     uint32_t registers_per_thread = 0;                        // 0: the kernel's .maxnreg, if any
     bool cooperative = false;                                 // cudaLaunchCooperativeKernel
+    std::vector<uint32_t> sms;                                // SMs the launch may use (empty: all)
     dim3 cluster{0, 0, 0};                                    // cudaLaunchAttributeClusterDimension; x == 0: none given
     bool non_portable_cluster_size = false;                   // cudaFuncAttributeNonPortableClusterSizeAllowed
     std::vector<arg_spec> args;

@@ -38,6 +38,9 @@ struct launch_options {
     // limit (16 on Hopper), whether the shape comes from the launch or from
     // the kernel's .reqnctapercluster.
     bool non_portable_cluster_size = false;
+    // SM partitioning (as green contexts do): the ids of the SMs this launch
+    // may use; empty: all of the model's. Fewer SMs hold fewer CTAs at once.
+    std::vector<uint32_t> sms;
     std::function<void(const std::string&)> print;  // device printf output; standard output when empty
     // Told of every memory access, device malloc/free and the launch's
     // begin and end (sim/events.hpp); null: the engine runs uninstrumented.

@@ -16,6 +16,10 @@
 #include <cstdint>
 #include <span>
 
+namespace ptxsim::isa {
+struct exec_instruction;
+}
+
 namespace ptxsim::sim {
 
 // A CTA (warp == no_warp) or one warp of a CTA, by its place in the grid.
@@ -24,6 +28,14 @@ struct schedule_unit {
     uint64_t cta = 0;        // linear CTA index in the grid
     uint32_t warp = no_warp; // warp index in the CTA
     uint32_t index = 0;      // the engine's own position for it (keep it with the unit when reordering)
+    // whole_grid_order only, for a cycle model that must know what a warp
+    // will issue before it lets it (sim/timing/): the warp's next
+    // instruction and its PC (function id in the bits from 20 up), null when
+    // no lane of the warp can run (all wait at a barrier or are asleep).
+    // When its lanes are at several PCs, the group pick_group is offered
+    // first among the ones not held at an aligned barrier: the lowest PC.
+    const isa::exec_instruction* next = nullptr;
+    uint32_t pc = 0;
 };
 
 // Where a running warp may be preempted: just after it did one of these.

@@ -83,10 +83,15 @@ TEST(bundled_models, every_figure_has_a_source_and_unconfirmed_ones_say_so) {
     std::vector<std::string> unconfirmed;
     for (const auto& s : m.sources)
         if (s.unconfirmed) unconfirmed.push_back(s.path);
-    // HARDWARE.md's [U] figures for the H800, plus three it does not list yet.
+    // HARDWARE.md's [U] figures for the H800, figures it does not list yet, and
+    // the timing figures taken from other simulators' configurations.
     EXPECT_EQ(unconfirmed,
               (std::vector<std::string>{"sm.max_threads_per_cta", "sm.registers_per_cta", "shared_memory.default_per_cta_kib",
-                                        "l2.size_mib", "l2.partitions", "dram.capacity_gib", "cluster.max_ctas_nonportable"}));
+                                        "l2.size_mib", "l2.partitions", "dram.capacity_gib", "timing.alu_latency",
+                                        "timing.alu_interval", "timing.fma_latency", "timing.fma_interval", "timing.fp64_latency",
+                                        "timing.fp64_interval", "timing.sfu_latency", "timing.sfu_interval", "timing.warp_latency",
+                                        "timing.mma_latency", "timing.mma_interval", "timing.wgmma_tail", "timing.barrier_latency",
+                                        "timing.dram_efficiency_pct", "timing.launch_overhead_ns", "cluster.max_ctas_nonportable"}));
     ASSERT_NE(m.source_of("sm.warp_size"), nullptr);
     EXPECT_EQ(m.source_of("sm.warp_size")->source, "CUDA 13 cuda_occupancy.h");
     EXPECT_EQ(m.source_of("sm.nothing"), nullptr);
