@@ -19,6 +19,9 @@ commands:
   run LAUNCH.json run the kernels of a launch file on the CPU
   check LAUNCH.json
                   run them under a checker (--tool memcheck): memory errors, leaks
+  prof LAUNCH.json
+                  run them under the cycle model: cycles, IPC, occupancy, stalls,
+                  caches, DRAM, per-line costs (Nsight Compute's metric names)
 
 options:
   -h, --help      this text (ptxsim <command> --help for a command's options)
@@ -50,6 +53,7 @@ int main(int argc, char** argv) {
         if (cmd == "print") return cmd_print(rest);
         if (cmd == "run") return cmd_run(rest);
         if (cmd == "check") return cmd_check(rest);
+        if (cmd == "prof") return cmd_prof(rest);
     } catch (const std::exception& e) {
         std::cerr << "ptxsim: internal error: " << e.what() << '\n';
         return exit_usage;

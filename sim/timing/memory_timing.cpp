@@ -1,0 +1,91 @@
+#include "sim/timing/memory_timing.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+namespace ptxsim::sim::timing {
+
+memory_timing::memory_timing(const models::gpu_model& m, uint32_t sms, uint64_t l1_bytes)
+    : t_(m.timing), l2_(m.l2.size_bytes) {
+    for (uint32_t i = 0; i < sms; ++i) l1_.push_back(std::make_unique<sector_cache>(l1_bytes));
+    const double cycles_per_s = m.clock_mhz * 1e6;
+    dram_bytes_per_cycle_ = m.dram.bandwidth_bytes_per_s * (m.timing.dram_efficiency_pct / 100.0) / cycles_per_s;
+}
+
+// Near while the L2's contents fit in one partition (each SM's data is
+// served from the partition beside it), then rising linearly to the far
+// latency as the footprint fills the other half.
+uint64_t memory_timing::l2_latency() const {
+    const double half = static_cast<double>(l2_.capacity_bytes()) / 2;
+    const double over = std::clamp((static_cast<double>(l2_.resident_bytes()) - half) / half, 0.0, 1.0);
+    return t_.l2_near_latency + static_cast<uint64_t>(over * (double(t_.l2_far_latency) - t_.l2_near_latency) + 0.5);
+}
+
+// A wavefront serves each bank once: the number of distinct 4-byte words
+// the warp touches in its busiest bank (lanes reading the same word share
+// it), and never fewer than the bytes moved at 128 a wavefront.
+uint64_t memory_timing::shared_access(uint64_t now, const std::vector<lane_access>& lanes) {
+    std::unordered_map<uint32_t, std::set<uint64_t>> banks;
+    uint64_t bytes = 0;
+    for (const auto& a : lanes) {
+        bytes += a.size;
+        for (uint64_t w = a.address / 4; w <= (a.address + std::max<uint32_t>(a.size, 1) - 1) / 4; ++w) banks[w % 32].insert(w);
+    }
+    uint64_t wavefronts = (bytes + 127) / 128;
+    for (const auto& [bank, words] : banks) wavefronts = std::max<uint64_t>(wavefronts, words.size());
+    wavefronts = std::max<uint64_t>(wavefronts, 1);
+    ++c_.shared_requests;
+    c_.shared_wavefronts += wavefronts;
+    c_.shared_ideal_wavefronts += std::max<uint64_t>(1, (bytes + 127) / 128);
+    extra_ = static_cast<uint32_t>(wavefronts - 1);
+    return now + t_.shared_latency + (wavefronts - 1);
+}
+
+uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes) {
+    extra_ = 0;
+    if (lanes.empty()) return now + t_.l1_hit_latency;
+    if (lanes.front().shared) return shared_access(now, lanes);
+    if (lanes.front().constant) return now + t_.l1_hit_latency;
+    // Coalesce: the distinct sectors, in address order.
+    std::vector<uint64_t> sectors;
+    for (const auto& a : lanes)
+        for (uint64_t s = a.address / sector_cache::sector_bytes; s <= (a.address + std::max<uint32_t>(a.size, 1) - 1) / sector_cache::sector_bytes; ++s)
+            sectors.push_back(s);
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    const bool store = lanes.front().store, atomic = lanes.front().atomic;
+    uint64_t lines = 0, last_line = UINT64_MAX;
+    for (uint64_t s : sectors)
+        if (s / 4 != last_line) ++lines, last_line = s / 4;
+    // The L1 moves l1_bytes_per_clock: one 128-byte line a cycle.
+    extra_ = static_cast<uint32_t>(std::max<uint64_t>(lines, 1) - 1);
+    uint64_t done = now;
+    sector_cache& l1 = *l1_[sm % l1_.size()];
+    for (uint64_t s : sectors) {
+        const uint64_t addr = s * sector_cache::sector_bytes;
+        uint64_t ready;
+        ++c_.l1_sectors;
+        if (!store && !atomic && l1.access(addr)) {
+            ++c_.l1_hits;
+            ready = now + t_.l1_hit_latency;
+        } else {
+            if (store || atomic) l1.invalidate(addr); // write-through; atomics are done at L2
+            ++c_.l2_sectors;
+            const uint64_t l2 = l2_latency();
+            if (l2_.access(addr)) {
+                ++c_.l2_hits;
+                ready = now + l2;
+            } else {
+                (store ? c_.dram_write_bytes : c_.dram_read_bytes) += sector_cache::sector_bytes;
+                const double start = std::max(dram_free_, double(now));
+                dram_free_ = start + sector_cache::sector_bytes / dram_bytes_per_cycle_;
+                ready = static_cast<uint64_t>(start) + t_.dram_latency;
+            }
+        }
+        done = std::max(done, ready);
+    }
+    return done + extra_;
+}
+
+} // namespace ptxsim::sim::timing

@@ -1,0 +1,60 @@
+#pragma once
+// The memory hierarchy's timing, for one warp-instruction's lane accesses at
+// a time: shared memory's 32 banks of 4 bytes (an n-way conflict costs n
+// wavefronts), global accesses coalesced into 32-byte sectors, a per-SM L1,
+// the L2 whose hit latency rises from the near to the far partition's as
+// the footprint outgrows one partition (HPMLL's measured curve: flat up to
+// half the L2, rising to the far latency when it fills it), and HBM as one
+// queue at the model's sustained bandwidth. Counters use Nsight Compute's
+// names in report.cpp.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/model.hpp"
+#include "sim/timing/sector_cache.hpp"
+
+namespace ptxsim::sim::timing {
+
+struct lane_access {
+    uint64_t address = 0; // global: the address; shared: the offset in the CTA's shared memory
+    uint32_t size = 0;
+    bool shared = false, store = false, atomic = false;
+    bool constant = false; // .const or kernel .param: the constant cache, at the L1's latency
+};
+
+struct memory_counters {
+    uint64_t shared_requests = 0, shared_wavefronts = 0, shared_ideal_wavefronts = 0;
+    uint64_t l1_sectors = 0, l1_hits = 0;
+    uint64_t l2_sectors = 0, l2_hits = 0;
+    uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+};
+
+class memory_timing {
+public:
+    memory_timing(const models::gpu_model& m, uint32_t sms, uint64_t l1_bytes);
+
+    // When the data of an instruction issued at `now` on SM `sm` is back
+    // (loads; for stores and reductions, when the memory system has taken
+    // them), after every lane access of it.
+    uint64_t access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes);
+    // Extra cycles the SM's load/store unit is busy with the last access
+    // beyond its first cycle (wavefronts, L1 lines).
+    uint32_t last_extra_cycles() const { return extra_; }
+
+    const memory_counters& counters() const { return c_; }
+
+private:
+    uint64_t shared_access(uint64_t now, const std::vector<lane_access>& lanes);
+    uint64_t l2_latency() const;
+
+    const models::timing_config& t_;
+    std::vector<std::unique_ptr<sector_cache>> l1_;
+    sector_cache l2_;
+    double dram_bytes_per_cycle_;
+    double dram_free_ = 0;
+    uint32_t extra_ = 0;
+    memory_counters c_;
+};
+
+} // namespace ptxsim::sim::timing

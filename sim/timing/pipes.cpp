@@ -1,0 +1,90 @@
+#include "sim/timing/pipes.hpp"
+
+#include "isa/op_table.hpp"
+
+namespace ptxsim::sim::timing {
+
+namespace {
+
+using parser::data_type;
+
+bool is_float(data_type t) {
+    switch (t) {
+    case data_type::f16: case data_type::f16x2: case data_type::bf16: case data_type::bf16x2:
+    case data_type::tf32: case data_type::f32: case data_type::e4m3: case data_type::e5m2:
+    case data_type::e4m3x2: case data_type::e5m2x2:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+issue_class classify(const isa::exec_instruction& ins, const models::timing_config& m) {
+    const isa::op_info& row = isa::op_table::get().rows()[ins.row];
+    const std::string_view key = row.key;
+    issue_class c;
+    auto set = [&](pipe p, uint32_t latency, uint32_t interval) {
+        c.unit = p;
+        c.latency = latency;
+        c.interval = interval;
+    };
+    switch (row.timing) {
+    case isa::timing_class::alu:
+    case isa::timing_class::fma:
+        if (ins.type == data_type::f64) set(pipe::fp64, m.fp64_latency, m.fp64_interval);
+        else if (row.timing == isa::timing_class::fma || is_float(ins.type)) set(pipe::fma, m.fma_latency, m.fma_interval);
+        else set(pipe::alu, m.alu_latency, m.alu_interval);
+        break;
+    case isa::timing_class::sfu:
+        if (ins.type == data_type::f64) set(pipe::fp64, m.fp64_latency, m.fp64_interval);
+        else set(pipe::sfu, m.sfu_latency, m.sfu_interval);
+        break;
+    case isa::timing_class::conv: set(pipe::sfu, m.sfu_latency, m.sfu_interval); break;
+    case isa::timing_class::warp: set(pipe::warp, m.warp_latency, m.alu_interval); break;
+    case isa::timing_class::mem:
+    case isa::timing_class::atom:
+    case isa::timing_class::async:
+        set(pipe::lsu, m.l1_hit_latency, 1);
+        c.kind = op_kind::memory;
+        break;
+    case isa::timing_class::tensor:
+        if (key == "wgmma.mma_async" || key == "wgmma.mma_async.sp") {
+            set(pipe::wgmma, 1, 1);
+            c.kind = op_kind::wgmma;
+        } else if (key == "wgmma.commit_group") {
+            set(pipe::control, 1, 1);
+            c.kind = op_kind::wgmma_commit;
+        } else if (key == "wgmma.wait_group") {
+            set(pipe::control, 1, 1);
+            c.kind = op_kind::wgmma_wait;
+        } else if (key == "ldmatrix" || key == "stmatrix" || key == "wmma.load" || key == "wmma.store") {
+            set(pipe::lsu, m.shared_latency, 1);
+            c.kind = op_kind::memory;
+        } else {
+            set(pipe::mma, m.mma_latency, m.mma_interval);
+        }
+        break;
+    case isa::timing_class::ctrl: set(pipe::control, m.alu_latency, 1); break;
+    case isa::timing_class::sync:
+        if (key.starts_with("mbarrier")) {
+            set(pipe::lsu, m.shared_latency, 1);
+            c.kind = op_kind::memory;
+        } else {
+            set(pipe::sync, m.barrier_latency, 1);
+        }
+        break;
+    case isa::timing_class::misc: set(pipe::alu, m.alu_latency, m.alu_interval); break;
+    }
+    if (!row.shapes.empty() && !row.shapes[0].classes.empty() && row.shapes[0].classes[0] == isa::operand_class::dest)
+        c.dests = ins.dest_pair ? 2 : 1;
+    return c;
+}
+
+std::string_view to_string(pipe p) {
+    static constexpr std::string_view names[] = {"alu", "fma", "fp64", "sfu", "warp", "mma", "wgmma", "lsu", "control", "sync"};
+    return p < pipe::count ? names[static_cast<int>(p)] : "?";
+}
+
+} // namespace ptxsim::sim::timing

@@ -1,0 +1,388 @@
+#include "sim/timing/timing_model.hpp"
+
+#include <algorithm>
+
+#include "isa/op_table.hpp"
+#include "models/occupancy.hpp"
+
+namespace ptxsim::sim::timing {
+
+namespace {
+
+using parser::data_type;
+
+bool is_fp8(data_type t) { return t == data_type::e4m3 || t == data_type::e5m2 || t == data_type::e4m3x2 || t == data_type::e5m2x2; }
+
+// Calls f(kind, slot) for each register or predicate operand the
+// instruction reads (`dests` leading operands are written instead).
+template <class F>
+void for_sources(const isa::exec_instruction& ins, uint32_t dests, F f) {
+    if (ins.guard != isa::no_slot) f(isa::opnd::pred, ins.guard);
+    for (uint32_t i = dests; i < ins.nops; ++i) {
+        const isa::exec_operand& o = ins.ops[i];
+        if ((o.kind == isa::opnd::reg || o.kind == isa::opnd::pred || o.kind == isa::opnd::addr) && o.slot != isa::no_slot)
+            f(o.kind == isa::opnd::pred ? isa::opnd::pred : isa::opnd::reg, o.slot);
+        else if (o.kind == isa::opnd::vec && o.count <= 8)
+            for (uint32_t e = 0; e < o.count; ++e)
+                if (o.elems[e] != isa::no_slot && !(o.consts >> e & 1)) f(isa::opnd::reg, o.elems[e]);
+    }
+}
+
+template <class F>
+void for_dests(const isa::exec_instruction& ins, uint32_t dests, F f) {
+    for (uint32_t i = 0; i < dests && i < ins.nops; ++i) {
+        const isa::exec_operand& o = ins.ops[i];
+        if ((o.kind == isa::opnd::reg || o.kind == isa::opnd::pred) && o.slot != isa::no_slot) f(o.kind, o.slot);
+        else if (o.kind == isa::opnd::vec && o.count <= 8)
+            for (uint32_t e = 0; e < o.count; ++e)
+                if (o.elems[e] != isa::no_slot) f(isa::opnd::reg, o.elems[e]);
+    }
+}
+
+uint64_t& grow(std::vector<uint64_t>& v, std::vector<bool>& flags, uint32_t slot) {
+    if (slot >= v.size()) {
+        v.resize(slot + 1, 0);
+        flags.resize(slot + 1, false);
+    }
+    return v[slot];
+}
+
+} // namespace
+
+std::string_view to_string(stall s) {
+    static constexpr std::string_view names[] = {"selected", "not_selected", "short_scoreboard", "long_scoreboard",
+                                                 "wait", "math_pipe_throttle", "lg_throttle", "barrier"};
+    return s < stall::count ? names[static_cast<int>(s)] : "?";
+}
+
+timing_model::timing_model(const models::gpu_model& m) : m_(m) {}
+
+void timing_model::launch_begin(const launch_event& e) {
+    profiles_.emplace_back();
+    cur_ = &profiles_.back();
+    cur_->kernel = e.kernel;
+    cur_->grid = e.grid;
+    cur_->block = e.block;
+    cur_->clock_mhz = m_.clock_mhz;
+    cur_->launch_overhead_cycles = m_.timing.launch_overhead_ns * 1e-3 * m_.clock_mhz;
+    cur_->registers_per_thread = e.registers_per_thread;
+    if (e.occupancy) cur_->occupancy = *e.occupancy;
+    sm_ids_.clear();
+    if (e.sms && !e.sms->empty()) sm_ids_ = *e.sms;
+    else
+        for (uint32_t i = 0; i < m_.sm_count; ++i) sm_ids_.push_back(i);
+    cur_->sms = static_cast<uint32_t>(sm_ids_.size());
+    sms_.assign(sm_ids_.size(), sm_timing{});
+    for (auto& sm : sms_) {
+        sm.slot_used.assign(m_.sm.max_warps, false);
+        sm.pipe_free.assign(m_.sm.sub_partitions, {});
+        sm.last_slot.assign(m_.sm.sub_partitions, 0);
+    }
+    // The L1 is what the shared-memory carve-out leaves of the unified array.
+    uint64_t carveout = m_.shared_memory.per_sm_bytes;
+    const uint64_t need = cur_->occupancy.shared_per_cta * cur_->occupancy.ctas_per_sm;
+    for (uint64_t c : m_.shared_memory.carveouts_bytes)
+        if (c >= need) {
+            carveout = c;
+            break;
+        }
+    memory_ = std::make_unique<memory_timing>(m_, static_cast<uint32_t>(sm_ids_.size()),
+                                              m_.shared_memory.l1_and_shared_bytes - std::min(carveout, m_.shared_memory.l1_and_shared_bytes));
+    ctas_.clear();
+    warps_.clear();
+    warps_per_cta_ = static_cast<uint32_t>((e.block.count() + 31) / 32);
+    now_ = pass_ = end_ = 0;
+    issued_ = false;
+    resident_warp_cycles_ = active_sm_cycles_ = 0;
+}
+
+void timing_model::launch_end(const launch_event& e, const launch_result& r) {
+    if (!cur_) return;
+    for (auto& [key, c] : ctas_) cur_->cta_ends[c.index] = std::max(cur_->cta_ends[c.index], end_);
+    cur_->cycles = std::max(end_, now_);
+    cur_->ok = r.ok;
+    cur_->memory = memory_->counters();
+    for (const auto& sm : sms_) cur_->sms_used += sm.ever_used;
+    cur_->achieved_occupancy =
+        active_sm_cycles_ ? double(resident_warp_cycles_) / (double(active_sm_cycles_) * m_.sm.max_warps) : 0;
+    locate_ = e.locate;
+    // Source lines while the launch's locator is valid.
+    for (auto& [where, p] : cur_->lines) {
+        fault_report loc;
+        if (e.locate && *e.locate) (*e.locate)(where.first, where.second, loc);
+        line_row row{loc.ptx_file, loc.ptx_line, loc.source_file, loc.source_line, p};
+        cur_->rows.push_back(std::move(row));
+    }
+    cur_ = nullptr;
+}
+
+const issue_class& timing_model::class_of(const isa::exec_instruction& ins) {
+    auto it = classes_.find(&ins);
+    if (it == classes_.end()) it = classes_.emplace(&ins, classify(ins, m_.timing)).first;
+    return it->second;
+}
+
+void timing_model::place(cta_timing& c, uint64_t /*cta*/, uint32_t warps) {
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < sms_.size(); ++i)
+        if (sms_[i].ctas < sms_[best].ctas) best = i;
+    sm_timing& sm = sms_[best];
+    sm.ever_used = true;
+    ++sm.ctas;
+    sm.resident_warps += warps;
+    c.sm = best;
+    c.warps = warps;
+    c.start = now_;
+    // The first run of free warp slots (warp slot mod 4 is the sub-partition).
+    c.first_slot = 0;
+    for (uint32_t s = 0; s + warps <= sm.slot_used.size(); ++s) {
+        bool free = true;
+        for (uint32_t k = 0; k < warps && free; ++k) free = !sm.slot_used[s + k];
+        if (free) {
+            c.first_slot = s;
+            break;
+        }
+    }
+    for (uint32_t k = 0; k < warps && c.first_slot + k < sm.slot_used.size(); ++k) sm.slot_used[c.first_slot + k] = true;
+    c.index = cur_->cta_spans.size();
+    cur_->cta_spans.push_back({sm_ids_[best], now_});
+    cur_->cta_ends.push_back(now_);
+}
+
+timing_model::warp_timing& timing_model::warp_of(const schedule_unit& u) {
+    const uint64_t key = u.cta * 64 + u.warp;
+    auto it = warps_.find(key);
+    if (it != warps_.end()) return it->second;
+    cta_timing& c = ctas_.at(u.cta);
+    warp_timing w;
+    w.sm = c.sm;
+    w.slot = (c.first_slot + u.warp) % m_.sm.max_warps;
+    w.sub = w.slot % m_.sm.sub_partitions;
+    w.next_issue = c.start;
+    w.last_issue = c.start;
+    return warps_.emplace(key, std::move(w)).first->second;
+}
+
+void timing_model::retire_unseen() {
+    for (auto it = ctas_.begin(); it != ctas_.end();) {
+        cta_timing& c = it->second;
+        if (c.seen == pass_) {
+            ++it;
+            continue;
+        }
+        sm_timing& sm = sms_[c.sm];
+        --sm.ctas;
+        sm.resident_warps -= c.warps;
+        for (uint32_t k = 0; k < c.warps && c.first_slot + k < sm.slot_used.size(); ++k) sm.slot_used[c.first_slot + k] = false;
+        for (uint32_t w = 0; w < c.warps; ++w) warps_.erase(it->first * 64 + w);
+        cur_->cta_ends[c.index] = std::max(cur_->cta_ends[c.index], now_);
+        it = ctas_.erase(it);
+    }
+}
+
+uint64_t timing_model::earliest(const warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const {
+    uint64_t t = w.next_issue;
+    why = w.after_barrier ? stall::barrier : stall::not_selected;
+    for_sources(ins, c.dests, [&](isa::opnd kind, uint32_t slot) {
+        const auto& ready = kind == isa::opnd::pred ? w.pred_ready : w.reg_ready;
+        const auto& slow = kind == isa::opnd::pred ? w.pred_long : w.reg_long;
+        if (slot < ready.size() && ready[slot] > t) {
+            t = ready[slot];
+            why = slow[slot] ? stall::long_scoreboard : stall::short_scoreboard;
+        }
+    });
+    const sm_timing& sm = sms_[w.sm];
+    const uint64_t pipe_free = sm.pipe_free[w.sub][static_cast<size_t>(c.unit)];
+    if (pipe_free > t) {
+        t = pipe_free;
+        why = c.unit == pipe::lsu ? stall::lg_throttle : stall::math_pipe_throttle;
+    }
+    if (c.unit == pipe::lsu && sm.lsu_free > t) {
+        t = sm.lsu_free;
+        why = stall::lg_throttle;
+    }
+    return t;
+}
+
+void timing_model::order_warps(std::span<schedule_unit> units) {
+    if (!cur_) return;
+    const uint64_t before = now_;
+    if (issued_) ++now_;
+    issued_ = false;
+    ++pass_;
+    uint32_t most = 0;
+    for (const auto& u : units) most = std::max(most, u.index + 1);
+    chosen_.assign(most, 0);
+    next_.assign(most, nullptr);
+    std::vector<std::pair<uint64_t, uint32_t>> fresh; // CTAs first seen now, with their warp count
+    for (const auto& u : units) {
+        auto it = ctas_.find(u.cta);
+        if (it != ctas_.end()) it->second.seen = pass_;
+        else if (fresh.empty() || fresh.back().first != u.cta) fresh.push_back({u.cta, 0});
+    }
+    retire_unseen();
+    for (auto& [cta, n] : fresh) {
+        cta_timing c;
+        c.seen = pass_;
+        place(c, cta, warps_per_cta_);
+        ctas_.emplace(cta, c);
+    }
+    candidates_.clear();
+    for (const auto& u : units) {
+        if (!u.next) continue;
+        warp_timing& w = warp_of(u);
+        stall why;
+        const uint64_t e = earliest(w, *u.next, class_of(*u.next), why);
+        candidates_.push_back({u.index, &w, e, why});
+        next_[u.index] = u.next;
+    }
+    if (candidates_.empty()) return;
+    uint64_t first = UINT64_MAX;
+    for (const auto& c : candidates_) first = std::min(first, c.earliest);
+    now_ = std::max(now_, first); // skip cycles in which nothing can issue
+    // Achieved occupancy: resident warps over the cycles since the last pass.
+    const uint64_t elapsed = now_ - before;
+    for (const auto& sm : sms_)
+        if (sm.ctas) {
+            active_sm_cycles_ += elapsed;
+            resident_warp_cycles_ += elapsed * sm.resident_warps;
+        }
+    // Each sub-partition issues at most one ready warp.
+    std::map<std::pair<uint32_t, uint32_t>, const candidate*> pick;
+    const uint32_t slots = m_.sm.max_warps;
+    for (const auto& c : candidates_) {
+        if (c.earliest > now_) continue;
+        const auto key = std::make_pair(c.w->sm, c.w->sub);
+        const candidate*& best = pick[key];
+        if (!best) {
+            best = &c;
+            continue;
+        }
+        const uint32_t last = sms_[c.w->sm].last_slot[c.w->sub];
+        if (m_.timing.scheduler_policy == 1) { // greedy-then-oldest: the warp that issued last, else the oldest
+            if (best->w->slot == last) continue;
+            if (c.w->slot == last || c.w->last_issue < best->w->last_issue) best = &c;
+        } else { // loose round robin: the next slot after the one that issued last
+            auto distance = [&](uint32_t slot) { return (slot + slots - last - 1) % slots; };
+            if (distance(c.w->slot) < distance(best->w->slot)) best = &c;
+        }
+    }
+    for (const auto& [key, c] : pick) {
+        chosen_[c->index] = 1;
+        sms_[c->w->sm].last_slot[c->w->sub] = c->w->slot;
+    }
+}
+
+uint32_t timing_model::turn(const schedule_unit& u) {
+    if (!cur_) return 1;
+    accesses_.clear();
+    return u.index < chosen_.size() && chosen_[u.index] ? 1 : 0;
+}
+
+uint32_t timing_model::pick_group(std::span<const uint32_t> pcs) {
+    return static_cast<uint32_t>(std::min_element(pcs.begin(), pcs.end()) - pcs.begin());
+}
+
+void timing_model::access(const access_event& e) {
+    if (!cur_ || e.landing || e.probe || e.fault != isa::fault_kind::none) return;
+    lane_access a;
+    a.shared = e.space == isa::space::shared;
+    a.address = a.shared ? e.offset : e.address;
+    a.size = e.size;
+    a.constant = e.space == isa::space::const_ || e.space == isa::space::param;
+    a.store = e.op == access_op::store;
+    a.atomic = e.op == access_op::atomic;
+    accesses_.push_back(a);
+}
+
+void timing_model::barrier_release(const barrier_release_event& e) {
+    if (!cur_) return;
+    auto it = ctas_.find(e.cta);
+    if (it == ctas_.end()) return;
+    for (uint32_t k = 0; k < it->second.warps; ++k)
+        if (auto w = warps_.find(e.cta * 64 + k); w != warps_.end()) {
+            w->second.next_issue = std::max(w->second.next_issue, now_ + m_.timing.barrier_latency);
+            w->second.after_barrier = true;
+        }
+}
+
+void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
+    if (!cur_ || !ran || u.index >= next_.size() || !next_[u.index]) return;
+    const isa::exec_instruction& ins = *next_[u.index];
+    warp_timing& w = warp_of(u);
+    const issue_class& c = class_of(ins);
+    stall why = stall::not_selected;
+    for (const auto& cand : candidates_)
+        if (cand.index == u.index) why = cand.why;
+    complete(w, ins, c);
+    // The cycles since the warp's last issue were spent stalled for the
+    // reason that held it longest: what set its earliest issue.
+    const uint64_t gap = now_ > w.last_issue + 1 ? now_ - w.last_issue - 1 : 0;
+    auto& line = cur_->lines[{static_cast<int32_t>(u.pc >> 20), ins.pos}];
+    ++line.instructions;
+    line.stall_cycles[static_cast<int>(why)] += gap;
+    line.stall_cycles[static_cast<int>(stall::selected)] += 1;
+    cur_->stall_cycles[static_cast<int>(why)] += gap;
+    cur_->stall_cycles[static_cast<int>(stall::selected)] += 1;
+    ++cur_->warp_instructions;
+    ++cur_->pipe_instructions[static_cast<size_t>(c.unit)];
+    w.last_issue = now_;
+    w.after_barrier = false;
+    issued_ = true;
+}
+
+void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c) {
+    sm_timing& sm = sms_[w.sm];
+    const uint64_t t = now_;
+    sm.pipe_free[w.sub][static_cast<size_t>(c.unit)] = t + c.interval;
+    uint64_t ready = t + c.latency;
+    bool slow = false;
+    switch (c.kind) {
+    case op_kind::plain: break;
+    case op_kind::memory: {
+        const uint64_t start = std::max(t, sm.lsu_free);
+        ready = memory_->access(w.sm, start, accesses_);
+        sm.lsu_free = start + 1 + memory_->last_extra_cycles();
+        slow = accesses_.empty() || !accesses_.front().shared;
+        break;
+    }
+    case op_kind::wgmma: {
+        // The warpgroup's four warps each drive their sub-partition's
+        // quarter of the SM's tensor rate for a quarter of 64 x N x K.
+        const uint64_t n = uint64_t(ins.vec) * 8, k = uint64_t(ins.sub) * 8;
+        const uint64_t rate = is_fp8(ins.type) || is_fp8(ins.type2) ? m_.sm.mma_dense_fp8_flop_per_clock : m_.sm.mma_dense_bf16_flop_per_clock;
+        const uint64_t busy = std::max<uint64_t>(1, 2 * 64 * n * k / std::max<uint64_t>(rate, 1));
+        auto& free = sm.pipe_free[w.sub][static_cast<size_t>(pipe::wgmma)];
+        const uint64_t start = std::max(t, free - std::min<uint64_t>(free, c.interval));
+        free = start + busy;
+        w.open_group = std::max(w.open_group, start + busy + m_.timing.wgmma_tail);
+        cur_->tensor_busy_cycles += busy;
+        ready = t + 1;
+        break;
+    }
+    case op_kind::wgmma_commit:
+        w.groups.push_back(std::max(w.open_group, t));
+        w.open_group = 0;
+        break;
+    case op_kind::wgmma_wait: {
+        const uint64_t keep = ins.nops && ins.ops[0].kind == isa::opnd::imm ? static_cast<uint64_t>(ins.ops[0].imm) : 0;
+        uint64_t until = t;
+        while (w.groups.size() > keep) {
+            until = std::max(until, w.groups.front());
+            w.groups.erase(w.groups.begin());
+        }
+        w.next_issue = std::max(w.next_issue, until);
+        break;
+    }
+    }
+    for_dests(ins, c.dests, [&](isa::opnd kind, uint32_t slot) {
+        auto& v = kind == isa::opnd::pred ? w.pred_ready : w.reg_ready;
+        auto& f = kind == isa::opnd::pred ? w.pred_long : w.reg_long;
+        grow(v, f, slot) = ready;
+        f[slot] = slow;
+    });
+    w.next_issue = std::max(w.next_issue, t + 1);
+    end_ = std::max({end_, ready, w.next_issue});
+}
+
+} // namespace ptxsim::sim::timing

@@ -1,0 +1,166 @@
+#pragma once
+// The cycle model of an H800-like GPU over the functional engine, driven
+// execution-first: it is the engine's scheduler (sim/scheduler.hpp, one
+// pass over every live warp per cycle) and decides which warps issue in
+// each cycle; the engine executes exactly those instructions, and tells it
+// (as an observer, sim/events.hpp) what they touched. The functional engine
+// never waits on cycles; results are the engine's, bit for bit.
+//
+// Per SM: four sub-partitions (warp slot mod 4), each issuing at most one
+// warp-instruction a cycle, loose round robin or greedy-then-oldest by the
+// model; per warp a scoreboard of register ready times; per sub-partition
+// pipes with latency and initiation interval from the model (pipes.hpp);
+// memory through memory_timing.hpp; CTAs placed on the launch's SMs as the
+// engine makes them resident (CUDA's occupancy, models/occupancy.hpp);
+// bar.sync releases after the model's barrier latency; wgmma busy for
+// 2*64*N*K / the SM's tensor rate with a completion tail, waited for by
+// wgmma.wait_group. Idle cycles are skipped, not ticked.
+#include <cstdint>
+#include <array>
+#include <functional>
+#include <map>
+#include <span>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/model.hpp"
+#include "sim/events.hpp"
+#include "sim/scheduler.hpp"
+#include "sim/timing/memory_timing.hpp"
+#include "sim/timing/pipes.hpp"
+
+namespace ptxsim::sim::timing {
+
+// Why a warp did not issue, in Nsight Compute's stall-reason names
+// (smsp__pcsamp_warps_issue_stalled_<name>).
+enum class stall : uint8_t { selected, not_selected, short_scoreboard, long_scoreboard, wait, math_pipe_throttle, lg_throttle,
+                             barrier, count };
+std::string_view to_string(stall s);
+
+struct line_profile {
+    uint64_t instructions = 0;                       // warp-instructions issued
+    uint64_t stall_cycles[static_cast<int>(stall::count)] = {};
+};
+
+struct line_row {
+    std::string ptx_file;
+    uint32_t ptx_line = 0;
+    std::string cuda_file; // from .loc, when present
+    uint32_t cuda_line = 0;
+    line_profile p;
+};
+
+// What one launch did, as report.cpp prints it.
+struct launch_profile {
+    std::string kernel;
+    dim3 grid, block;
+    uint64_t cycles = 0;                    // first issue to last result (launch overhead not included)
+    double launch_overhead_cycles = 0;      // the model's per-kernel overhead, reported beside
+    double clock_mhz = 0;
+    uint64_t warp_instructions = 0;
+    uint32_t sms = 0;                       // SMs the launch could use
+    uint32_t sms_used = 0;                  // SMs that ran at least one CTA
+    models::occupancy occupancy;            // theoretical
+    double achieved_occupancy = 0;          // mean resident warps per active SM-cycle / the maximum
+    uint32_t registers_per_thread = 0;      // 0: not known (registers did not limit residency)
+    uint64_t stall_cycles[static_cast<int>(stall::count)] = {};
+    uint64_t pipe_instructions[static_cast<int>(pipe::count)] = {};
+    memory_counters memory;
+    uint64_t tensor_busy_cycles = 0;        // summed over sub-partitions
+    std::map<std::pair<int32_t, uint32_t>, line_profile> lines; // (function id, source position)
+    std::vector<line_row> rows;             // `lines` located, at launch end
+    std::vector<std::pair<uint32_t, uint64_t>> cta_spans; // per CTA: SM, start cycle (and end below)
+    std::vector<uint64_t> cta_ends;
+    bool ok = true;
+};
+
+class timing_model final : public scheduler, public observer {
+public:
+    explicit timing_model(const models::gpu_model& m);
+
+    const std::vector<launch_profile>& launches() const { return profiles_; }
+    // (function id, position) to "file:line" of the last launch (valid after it ended).
+    const std::function<void(int32_t, uint32_t, fault_report&)>* locate() const { return locate_; }
+
+    // scheduler
+    bool whole_grid_order() const override { return true; }
+    void order_ctas(std::span<schedule_unit>) override {}
+    uint64_t cta_budget(const schedule_unit&) override { return 1; }
+    void order_warps(std::span<schedule_unit> warps) override;
+    uint32_t turn(const schedule_unit& warp) override;
+    void turn_ended(const schedule_unit& warp, uint32_t ran) override;
+    bool preempt(schedule_point, uint32_t) override { return true; }
+    uint32_t pick_group(std::span<const uint32_t> pcs) override;
+
+    // observer
+    void launch_begin(const launch_event& e) override;
+    void launch_end(const launch_event& e, const launch_result& r) override;
+    void access(const access_event& e) override;
+    void barrier_release(const barrier_release_event& e) override;
+
+private:
+    struct warp_timing {
+        uint32_t sm = 0, sub = 0, slot = 0;
+        uint64_t next_issue = 0;                 // earliest cycle of its next issue
+        std::vector<uint64_t> reg_ready, pred_ready;
+        std::vector<bool> reg_long, pred_long;   // produced by a memory load (long scoreboard)
+        bool after_barrier = false;
+        uint64_t open_group = 0;                 // wgmma completion of the uncommitted group
+        std::vector<uint64_t> groups;            // committed wgmma groups' completion cycles, oldest first
+        uint64_t last_issue = 0;
+    };
+    struct cta_timing {
+        uint32_t sm = 0;
+        uint64_t seen = 0;                       // pass that last listed one of its warps
+        uint64_t start = 0;
+        size_t index = 0;                        // in cta_spans
+        uint32_t first_slot = 0, warps = 0;
+    };
+    struct sm_timing {
+        uint32_t ctas = 0;
+        std::vector<bool> slot_used;
+        std::vector<std::array<uint64_t, static_cast<size_t>(pipe::count)>> pipe_free; // per sub-partition
+        std::vector<uint32_t> last_slot;         // per sub-partition: the warp slot that issued last (round robin)
+        uint64_t lsu_free = 0;
+        uint64_t resident_warps = 0;
+        bool ever_used = false;
+    };
+    struct candidate {
+        uint32_t index;         // schedule_unit::index
+        warp_timing* w;
+        uint64_t earliest;
+        stall why;
+    };
+
+    warp_timing& warp_of(const schedule_unit& u);
+    void place(cta_timing& c, uint64_t cta, uint32_t warps_hint);
+    void retire_unseen();
+    uint64_t earliest(const warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const;
+    void complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c);
+    const issue_class& class_of(const isa::exec_instruction& ins);
+
+    const models::gpu_model& m_;
+    std::vector<launch_profile> profiles_;
+    launch_profile* cur_ = nullptr;
+    const std::function<void(int32_t, uint32_t, fault_report&)>* locate_ = nullptr;
+    std::vector<uint32_t> sm_ids_;
+    std::vector<sm_timing> sms_;
+    std::unordered_map<uint64_t, cta_timing> ctas_;
+    std::unordered_map<uint64_t, warp_timing> warps_;
+    std::unique_ptr<memory_timing> memory_;
+    std::unordered_map<const isa::exec_instruction*, issue_class> classes_;
+    std::vector<uint8_t> chosen_;               // by schedule_unit::index, this pass
+    std::vector<candidate> candidates_;
+    std::vector<const isa::exec_instruction*> next_; // by schedule_unit::index
+    std::vector<uint32_t> pcs_;
+    std::vector<lane_access> accesses_;
+    uint64_t now_ = 0, pass_ = 0, end_ = 0;
+    bool issued_ = false;
+    uint32_t warps_per_cta_ = 1;
+    uint64_t resident_warp_cycles_ = 0, active_sm_cycles_ = 0;
+};
+
+} // namespace ptxsim::sim::timing

@@ -1,0 +1,171 @@
+// The timing model against hand-computed cycle counts: dependent and
+// independent FFMA chains, a 32-way shared-memory bank conflict, a pointer
+// chase that stays in L1, bar.sync's release and SM partitioning. Each test
+// compares two kernels that differ only in the work measured, so the
+// constant start-up and drain cycles cancel and the difference is exactly
+// the model's figure times the count.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "models/model.hpp"
+#include "sim/device.hpp"
+#include "sim/timing/timing_model.hpp"
+
+namespace {
+
+using namespace ptxsim;
+
+const models::gpu_model& h800() {
+    static const models::gpu_model m = [] {
+        parser::diagnostics d;
+        auto m = models::load_model(std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json", d);
+        if (!m) throw std::runtime_error("h800.json does not load");
+        return *m;
+    }();
+    return m;
+}
+
+constexpr const char* header = ".version 8.0\n.target sm_90a\n.address_size 64\n";
+
+std::string repeat(const std::string& line, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += line;
+    return out;
+}
+
+struct timed {
+    sim::timing::launch_profile p;
+    bool ok = false;
+};
+
+// Runs `body` as kernel k(.param .u64 buf) on grid x block threads under
+// the timing model, with an 8 KiB global buffer whose every 8-byte word
+// holds its own address (a pointer chase that never leaves its line).
+timed run(const std::string& body, uint32_t grid = 1, uint32_t block = 32, std::vector<uint32_t> sms = {}) {
+    sim::device dev{h800()};
+    parser::diagnostics d;
+    const std::string text = std::string(header) + ".visible .entry k(.param .u64 buf)\n{\n" +
+                             ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .f32 %f<8>;\n.reg .pred %p<4>;\n.shared .align 16 .b8 sbuf[8192];\n" +
+                             body + "ret;\n}\n";
+    timed t;
+    if (!dev.load_module_text("t.ptx", text, d)) {
+        for (const auto& m : d.all()) ADD_FAILURE() << m.message;
+        return t;
+    }
+    std::string why;
+    auto k = dev.find_kernel("k", why);
+    const uint64_t buf = dev.allocate(8192);
+    std::vector<uint64_t> words(1024);
+    for (uint64_t i = 0; i < words.size(); ++i) words[i] = buf + 8 * i;
+    dev.write(buf, words.data(), 8192);
+    std::vector<uint8_t> params(8);
+    std::memcpy(params.data(), &buf, 8);
+    sim::timing::timing_model model(h800());
+    sim::launch_options o;
+    o.observer = &model;
+    o.schedule = &model;
+    o.sms = std::move(sms);
+    auto r = dev.launch(*k, {grid}, {block}, 0, params, o, d);
+    t.ok = r.ok;
+    EXPECT_EQ(model.launches().size(), 1u);
+    if (!model.launches().empty()) t.p = model.launches().front();
+    return t;
+}
+
+const std::string load_buf = "ld.param.u64 %rd1, [buf];\n";
+
+TEST(timing, a_dependent_ffma_chain_costs_its_latency_per_instruction) {
+    const std::string step = "fma.rn.f32 %f1, %f1, %f2, %f3;\n";
+    auto a = run("mov.f32 %f1, 0f3F800000;\n" + repeat(step, 64));
+    auto b = run("mov.f32 %f1, 0f3F800000;\n" + repeat(step, 192));
+    ASSERT_TRUE(a.ok && b.ok);
+    EXPECT_EQ(b.p.cycles - a.p.cycles, 128u * h800().timing.fma_latency);
+    EXPECT_EQ(b.p.warp_instructions - a.p.warp_instructions, 128u);
+}
+
+TEST(timing, independent_ffmas_issue_at_the_pipes_interval) {
+    const std::string four = "fma.rn.f32 %f1, %f5, %f6, %f7;\nfma.rn.f32 %f2, %f5, %f6, %f7;\n"
+                             "fma.rn.f32 %f3, %f5, %f6, %f7;\nfma.rn.f32 %f4, %f5, %f6, %f7;\n";
+    auto a = run(repeat(four, 16));
+    auto b = run(repeat(four, 48));
+    ASSERT_TRUE(a.ok && b.ok);
+    EXPECT_EQ(b.p.cycles - a.p.cycles, 128u * h800().timing.fma_interval);
+}
+
+TEST(timing, a_32_way_bank_conflict_takes_32_wavefronts) {
+    // Lane i reads word 32*i: every lane in bank 0.
+    const std::string addr = "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 7;\nmov.u32 %r3, sbuf;\nadd.u32 %r4, %r3, %r2;\n";
+    auto conflict = run(addr + "ld.shared.u32 %r5, [%r4];\nadd.u32 %r6, %r5, 1;\n");
+    auto clean = run("mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r3, sbuf;\nadd.u32 %r4, %r3, %r2;\n"
+                     "ld.shared.u32 %r5, [%r4];\nadd.u32 %r6, %r5, 1;\n");
+    ASSERT_TRUE(conflict.ok && clean.ok);
+    EXPECT_EQ(conflict.p.memory.shared_wavefronts, 32u);
+    EXPECT_EQ(conflict.p.memory.shared_wavefronts - conflict.p.memory.shared_ideal_wavefronts, 31u);
+    EXPECT_EQ(clean.p.memory.shared_wavefronts, 1u);
+    EXPECT_EQ(conflict.p.cycles - clean.p.cycles, 31u); // each wavefront past the first: one cycle
+}
+
+TEST(timing, a_pointer_chase_in_l1_costs_the_l1_latency_per_load) {
+    const std::string chase = "ld.global.u64 %rd1, [%rd1];\n";
+    auto a = run(load_buf + repeat(chase, 8));
+    auto b = run(load_buf + repeat(chase, 40));
+    ASSERT_TRUE(a.ok && b.ok);
+    EXPECT_EQ(b.p.cycles - a.p.cycles, 32u * h800().timing.l1_hit_latency);
+    EXPECT_EQ(b.p.memory.l1_hits - a.p.memory.l1_hits, 32u);
+}
+
+TEST(timing, the_first_load_goes_to_dram_and_the_second_hits_l2_from_another_sm) {
+    // Two CTAs on two SMs read the same line: one misses to DRAM, the L2 then holds it.
+    auto t = run(load_buf + "ld.global.u64 %rd2, [%rd1];\nadd.u64 %rd3, %rd2, 1;\n", 2, 32);
+    ASSERT_TRUE(t.ok);
+    EXPECT_EQ(t.p.sms_used, 2u);
+    EXPECT_EQ(t.p.memory.l2_sectors, 2u);
+    EXPECT_EQ(t.p.memory.l2_hits, 1u);
+    EXPECT_EQ(t.p.memory.dram_read_bytes, 32u);
+}
+
+TEST(timing, bar_sync_holds_warps_and_releases_after_the_barrier_latency) {
+    // Warp 0 does 32 dependent FFMAs before the barrier; warp 1 waits for it.
+    const std::string body = "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@!%p1 bra WAIT;\n" +
+                             repeat("fma.rn.f32 %f1, %f1, %f2, %f3;\n", 32) + "WAIT:\nbar.sync 0;\nadd.u32 %r2, %r1, 1;\n";
+    auto t = run(body, 1, 64);
+    ASSERT_TRUE(t.ok);
+    EXPECT_GT(t.p.stall_cycles[static_cast<int>(sim::timing::stall::barrier)], 0u);
+    EXPECT_GE(t.p.cycles, 32u * h800().timing.fma_latency + h800().timing.barrier_latency);
+}
+
+TEST(timing, a_launch_restricted_to_some_sms_uses_only_those) {
+    auto t = run("mov.u32 %r1, %tid.x;\n", 64, 32, {3, 7});
+    ASSERT_TRUE(t.ok);
+    EXPECT_EQ(t.p.sms, 2u);
+    EXPECT_EQ(t.p.sms_used, 2u);
+    for (const auto& [sm, start] : t.p.cta_spans) EXPECT_TRUE(sm == 3 || sm == 7) << sm;
+}
+
+TEST(timing, results_are_the_functional_engines) {
+    // The same kernel gives the same bits with and without the timing model.
+    sim::device dev{h800()};
+    parser::diagnostics d;
+    const std::string text = std::string(header) +
+                             ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+                             "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.lo.u32 %r2, %r1, %r1;\n"
+                             "mul.wide.u32 %rd2, %r1, 4;\nadd.u64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r2;\nret;\n}\n";
+    ASSERT_TRUE(dev.load_module_text("k.ptx", text, d));
+    std::string why;
+    auto k = dev.find_kernel("k", why);
+    const uint64_t out = dev.allocate(4 * 256);
+    std::vector<uint8_t> params(8);
+    std::memcpy(params.data(), &out, 8);
+    sim::timing::timing_model model(h800());
+    sim::launch_options o;
+    o.observer = &model;
+    o.schedule = &model;
+    ASSERT_TRUE(dev.launch(*k, {2}, {128}, 0, params, o, d).ok);
+    std::vector<uint32_t> got(256);
+    dev.read(out, got.data(), 4 * 256);
+    for (uint32_t i = 0; i < 256; ++i) EXPECT_EQ(got[i], i < 128 ? i * i : 0) << i; // both CTAs write the first 128
+    EXPECT_EQ(model.launches().front().warp_instructions, 2u * 4 * 7); // 8 warps, 7 instructions each
+}
+
+} // namespace

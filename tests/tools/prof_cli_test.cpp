@@ -1,0 +1,83 @@
+// ptxsim prof: the report, JSON, SM partitioning and bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/test_support.hpp"
+
+namespace ptxsim::test {
+namespace {
+
+const std::string saxpy = std::string(PTXSIM_SOURCE_DIR) + "/kernels/saxpy/launch.json";
+
+// A copy of the saxpy launch file beside its files, with `launch_extra`
+// added to its launch (e.g. "\"sms\": 2, ").
+std::string saxpy_with(const std::string& name, const std::string& launch_extra) {
+    std::ifstream in(saxpy);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    const auto at = text.find("{\"kernel\"");
+    EXPECT_NE(at, std::string::npos);
+    text.insert(at + 1, launch_extra);
+    const auto path = std::filesystem::path(PTXSIM_SOURCE_DIR) / "kernels/saxpy" / name;
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+TEST(prof_cli, reports_cycles_occupancy_metrics_and_source_lines) {
+    auto r = run_ptxsim("prof '" + saxpy + "'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("y: all 1000 elements match"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("saxpy grid (4,1,1) block (128,1,1) on 132 of h800's 132 SMs (4 used), completed at 1830 MHz"),
+              std::string::npos)
+        << r.out;
+    for (const char* metric : {"gpc__cycles_elapsed.max", "sm__warps_active.avg.pct_of_peak_sustained_active",
+                               "l1tex__t_sector_hit_rate.pct", "dram__bytes_read.sum", "smsp__pcsamp_warps_issue_stalled_long_scoreboard"})
+        EXPECT_NE(r.out.find(metric), std::string::npos) << metric;
+    EXPECT_NE(r.out.find("limited by warps"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("saxpy.sm_90a.ptx:"), std::string::npos) << r.out; // the per-line table
+    EXPECT_NE(r.out.find("saxpy.cu:"), std::string::npos) << r.out;
+}
+
+TEST(prof_cli, json_and_the_same_cycles_every_run) {
+    auto a = run_ptxsim("prof --json '" + saxpy + "'");
+    auto b = run_ptxsim("prof --json '" + saxpy + "'");
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(a.out, b.out); // deterministic
+    EXPECT_EQ(a.out.rfind("[\n", 0), 0u) << a.out;
+    EXPECT_NE(a.out.find("\"gpc__cycles_elapsed.max\""), std::string::npos);
+    EXPECT_NE(a.out.find("\"ctas\""), std::string::npos);
+    EXPECT_EQ(a.out.find("elements match"), std::string::npos); // run messages stay off the JSON
+}
+
+TEST(prof_cli, a_launch_on_some_sms) {
+    const std::string f = saxpy_with("ptxsim_prof_sms.json", "\"sms\": [5, 9], ");
+    auto r = run_ptxsim("prof --json '" + f + "'");
+    std::filesystem::remove(f);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\"launch__sm_count\": 2"), std::string::npos) << r.out;
+}
+
+TEST(prof_cli, bad_input_exits_2_with_the_reason) {
+    auto m = run_ptxsim("prof --model h900 '" + saxpy + "'");
+    EXPECT_EQ(m.status, 2);
+    EXPECT_EQ(m.err, "ptxsim prof: unknown model 'h900' (known: h100, h200, h800; or give a model file's path)\n");
+    EXPECT_EQ(run_ptxsim("prof").status, 2);
+    EXPECT_EQ(run_ptxsim("prof /nonexistent/launch.json").status, 2);
+    const std::string outside = saxpy_with("ptxsim_prof_sms_bad.json", "\"sms\": [131, 132], ");
+    auto o = run_ptxsim("prof '" + outside + "'");
+    const std::string twice = saxpy_with("ptxsim_prof_sms_twice.json", "\"sms\": [1, 1], ");
+    auto t = run_ptxsim("prof '" + twice + "'");
+    std::filesystem::remove(outside);
+    std::filesystem::remove(twice);
+    EXPECT_EQ(o.status, 2);
+    EXPECT_NE(o.err.find("the launch names SM 132, but the modelled GPU has SMs 0 to 131"), std::string::npos) << o.err;
+    EXPECT_EQ(t.status, 2);
+    EXPECT_NE(t.err.find("\"sms\" names an SM twice"), std::string::npos) << t.err;
+    auto h = run_ptxsim("prof --help");
+    EXPECT_EQ(h.status, 0);
+    EXPECT_NE(h.out.find("usage: ptxsim prof"), std::string::npos);
+}
+
+} // namespace
+} // namespace ptxsim::test
