@@ -248,12 +248,12 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
             resident_warp_cycles_ += elapsed * sm.resident_warps;
         }
     // Each sub-partition issues at most one ready warp.
-    std::map<std::pair<uint32_t, uint32_t>, const candidate*> pick;
+    const uint32_t subs = m_.sm.sub_partitions;
+    pick_.assign(sms_.size() * subs, nullptr);
     const uint32_t slots = m_.sm.max_warps;
     for (const auto& c : candidates_) {
         if (c.earliest > now_) continue;
-        const auto key = std::make_pair(c.w->sm, c.w->sub);
-        const candidate*& best = pick[key];
+        const candidate*& best = pick_[c.w->sm * subs + c.w->sub];
         if (!best) {
             best = &c;
             continue;
@@ -267,8 +267,9 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
             if (distance(c.w->slot) < distance(best->w->slot)) best = &c;
         }
     }
-    for (const auto& [key, c] : pick) {
-        chosen_[c->index] = 1;
+    for (const candidate* c : pick_) {
+        if (!c) continue;
+        chosen_[c->index] = static_cast<uint8_t>(static_cast<int>(c->why) + 1); // 0: not chosen; else 1 + the stall it ends
         sms_[c->w->sm].last_slot[c->w->sub] = c->w->slot;
     }
 }
@@ -311,9 +312,8 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     const isa::exec_instruction& ins = *next_[u.index];
     warp_timing& w = warp_of(u);
     const issue_class& c = class_of(ins);
-    stall why = stall::not_selected;
-    for (const auto& cand : candidates_)
-        if (cand.index == u.index) why = cand.why;
+    if (!chosen_[u.index]) return;
+    const stall why = static_cast<stall>(chosen_[u.index] - 1);
     complete(w, ins, c);
     // The cycles since the warp's last issue were spent stalled for the
     // reason that held it longest: what set its earliest issue.

@@ -152,8 +152,9 @@ private:
     std::unordered_map<uint64_t, warp_timing> warps_;
     std::unique_ptr<memory_timing> memory_;
     std::unordered_map<const isa::exec_instruction*, issue_class> classes_;
-    std::vector<uint8_t> chosen_;               // by schedule_unit::index, this pass
+    std::vector<uint8_t> chosen_;               // by schedule_unit::index, this pass: 0, or 1 + why it waited
     std::vector<candidate> candidates_;
+    std::vector<const candidate*> pick_;        // per SM sub-partition: the warp it issues this cycle
     std::vector<const isa::exec_instruction*> next_; // by schedule_unit::index
     std::vector<uint32_t> pcs_;
     std::vector<lane_access> accesses_;
