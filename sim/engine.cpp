@@ -241,6 +241,10 @@ private:
         return progress;
     }
 
+    bool timed() const { return req_.options.schedule && req_.options.schedule->models_time(); }
+    uint64_t clock_now() const { return timed() ? req_.options.schedule->cycle() : result_.stats.warp_instructions; }
+    uint64_t timer_now() const { return timed() ? req_.options.schedule->nanoseconds() : result_.stats.warp_instructions; }
+
     // The PC of the instruction a warp runs next if given a turn (what
     // pick_group offers a scheduler first: the lowest PC not held at an
     // aligned barrier), or no_pc when none of its lanes can run.
@@ -1277,17 +1281,20 @@ private:
         case special_reg::warpid: return w.index;
         case special_reg::nwarpid: return 64;
         case special_reg::smid: // the timing model places CTAs itself; a functional run spreads them over the launch's SMs
+            if (timed()) return req_.options.schedule->sm_of(w.cta->linear);
             if (const auto& ids = req_.options.sms; !ids.empty()) return ids[w.cta->linear % ids.size()];
             return static_cast<uint32_t>(w.cta->linear % req_.sm_count);
         case special_reg::nsmid: return req_.sm_count;
         case special_reg::gridid: return 1;
         // A virtual clock: warp-instructions executed so far (deterministic).
-        case special_reg::clock: return result_.stats.warp_instructions & 0xFFFFFFFFu;
-        case special_reg::clock_hi: return result_.stats.warp_instructions >> 32;
-        case special_reg::clock64: return result_.stats.warp_instructions;
-        case special_reg::globaltimer: return result_.stats.warp_instructions * 1; // 1 ns per warp-instruction
-        case special_reg::globaltimer_lo: return result_.stats.warp_instructions & 0xFFFFFFFFu;
-        case special_reg::globaltimer_hi: return result_.stats.warp_instructions >> 32;
+        // Untimed: a virtual clock, warp-instructions executed so far
+        // (deterministic); under a timing model, its cycle and nanoseconds.
+        case special_reg::clock: return clock_now() & 0xFFFFFFFFu;
+        case special_reg::clock_hi: return clock_now() >> 32;
+        case special_reg::clock64: return clock_now();
+        case special_reg::globaltimer: return timer_now(); // untimed: 1 ns per warp-instruction
+        case special_reg::globaltimer_lo: return timer_now() & 0xFFFFFFFFu;
+        case special_reg::globaltimer_hi: return timer_now() >> 32;
         case special_reg::lanemask_eq: return 1u << lane;
         case special_reg::lanemask_le: return lane == 31 ? ~0u : (2u << lane) - 1;
         case special_reg::lanemask_lt: return (1u << lane) - 1;

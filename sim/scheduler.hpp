@@ -94,6 +94,15 @@ public:
     // until the lanes meet at one PC again. `lanes` (or 0) keeps the warp
     // together.
     virtual uint32_t split(uint32_t lanes) { return lanes; }
+
+    // A scheduler that models time (sim/timing/): %clock, %clock64 and
+    // %globaltimer read its cycle and nanoseconds, and %smid the SM it
+    // placed the CTA on, so microbenchmarks that time themselves with
+    // clock64() measure the model. Others leave the engine's own values.
+    virtual bool models_time() const { return false; }
+    virtual uint64_t cycle() const { return 0; }
+    virtual uint64_t nanoseconds() const { return 0; }
+    virtual uint32_t sm_of(uint64_t /*cta*/) const { return 0; }
 };
 
 } // namespace ptxsim::sim

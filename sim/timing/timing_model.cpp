@@ -280,6 +280,11 @@ uint32_t timing_model::turn(const schedule_unit& u) {
     return u.index < chosen_.size() && chosen_[u.index] ? 1 : 0;
 }
 
+uint32_t timing_model::sm_of(uint64_t cta) const {
+    auto it = ctas_.find(cta);
+    return it == ctas_.end() ? 0 : sm_ids_[it->second.sm];
+}
+
 uint32_t timing_model::pick_group(std::span<const uint32_t> pcs) {
     return static_cast<uint32_t>(std::min_element(pcs.begin(), pcs.end()) - pcs.begin());
 }

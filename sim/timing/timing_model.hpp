@@ -94,6 +94,10 @@ public:
     void turn_ended(const schedule_unit& warp, uint32_t ran) override;
     bool preempt(schedule_point, uint32_t) override { return true; }
     uint32_t pick_group(std::span<const uint32_t> pcs) override;
+    bool models_time() const override { return cur_ != nullptr; }
+    uint64_t cycle() const override { return now_; }
+    uint64_t nanoseconds() const override { return static_cast<uint64_t>(double(now_) * 1000.0 / m_.clock_mhz); }
+    uint32_t sm_of(uint64_t cta) const override;
 
     // observer
     void launch_begin(const launch_event& e) override;

@@ -37,6 +37,7 @@ std::string repeat(const std::string& line, int n) {
 struct timed {
     sim::timing::launch_profile p;
     bool ok = false;
+    std::vector<uint64_t> words; // the buffer after the launch
 };
 
 // Runs `body` as kernel k(.param .u64 buf) on grid x block threads under
@@ -68,6 +69,8 @@ timed run(const std::string& body, uint32_t grid = 1, uint32_t block = 32, std::
     o.sms = std::move(sms);
     auto r = dev.launch(*k, {grid}, {block}, 0, params, o, d);
     t.ok = r.ok;
+    t.words.resize(1024);
+    dev.read(buf, t.words.data(), 8192);
     EXPECT_EQ(model.launches().size(), 1u);
     if (!model.launches().empty()) t.p = model.launches().front();
     return t;
@@ -141,6 +144,30 @@ TEST(timing, a_launch_restricted_to_some_sms_uses_only_those) {
     EXPECT_EQ(t.p.sms, 2u);
     EXPECT_EQ(t.p.sms_used, 2u);
     for (const auto& [sm, start] : t.p.cta_spans) EXPECT_TRUE(sm == 3 || sm == 7) << sm;
+}
+
+TEST(timing, clock64_reads_the_models_cycle) {
+    // As one times a dependent chain on a real GPU: clock64 before, the
+    // result stored (so the chain must finish), clock64 after.
+    auto chain = [](int n) {
+        return load_buf + "mov.u64 %rd2, %clock64;\nmov.f32 %f1, 0f3F800000;\n" + repeat("fma.rn.f32 %f1, %f1, %f2, %f3;\n", n) +
+               "st.global.f32 [%rd1+8], %f1;\nmov.u64 %rd3, %clock64;\nsub.u64 %rd4, %rd3, %rd2;\nst.global.u64 [%rd1], %rd4;\n";
+    };
+    auto a = run(chain(64)), b = run(chain(128));
+    ASSERT_TRUE(a.ok && b.ok);
+    EXPECT_EQ(b.words[0] - a.words[0], 64u * h800().timing.fma_latency);
+    EXPECT_GT(a.words[0], 64u * h800().timing.fma_latency);
+}
+
+TEST(timing, smid_names_the_sm_the_model_placed_the_cta_on) {
+    auto t = run(load_buf + "mov.u32 %r1, %smid;\nmov.u32 %r2, %ctaid.x;\nmul.wide.u32 %rd2, %r2, 8;\nadd.u64 %rd3, %rd1, %rd2;\n"
+                            "cvt.u64.u32 %rd4, %r1;\nst.global.u64 [%rd3], %rd4;\n",
+                 2, 32, {11, 40});
+    ASSERT_TRUE(t.ok);
+    ASSERT_EQ(t.p.cta_spans.size(), 2u);
+    EXPECT_EQ(t.words[0], t.p.cta_spans[0].first); // CTA 0 first seen, first placed
+    EXPECT_EQ(t.words[1], t.p.cta_spans[1].first);
+    EXPECT_NE(t.words[0], t.words[1]);
 }
 
 TEST(timing, results_are_the_functional_engines) {
