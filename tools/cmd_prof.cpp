@@ -10,12 +10,44 @@
 #include "models/model.hpp"
 #include "sim/device.hpp"
 #include "sim/launch_runner.hpp"
+#include "sim/timing/register_counts.hpp"
 #include "sim/timing/report.hpp"
 #include "sim/timing/timing_model.hpp"
 #include "tools/commands.hpp"
 #include "tools/options.hpp"
 
 namespace ptxsim::tools {
+
+namespace {
+
+// Occupancy needs the registers ptxas allocates: a launch's own
+// "registers_per_thread" wins, else ptxas -v when it is found, else the
+// kernel's .maxnreg (or none: registers do not limit residency). Says which.
+void registers_from_ptxas(sim::launch_file& f) {
+    bool missing = false;
+    for (const auto& l : f.launches) missing |= l.registers_per_thread == 0;
+    if (!missing) return;
+    const std::string ptxas = sim::timing::find_ptxas();
+    if (ptxas.empty()) {
+        std::cerr << "ptxsim prof: note: ptxas not found: registers per thread come from the launch file's "
+                     "\"registers_per_thread\" or the kernel's .maxnreg, else they do not limit occupancy\n";
+        return;
+    }
+    std::map<std::string, uint32_t> regs;
+    for (const auto& module : f.modules) {
+        std::string why;
+        for (const auto& [name, n] : sim::timing::ptxas_registers(ptxas, module, why)) regs.emplace(name, n);
+        if (!why.empty()) std::cerr << "ptxsim prof: note: " << why << "; its kernels' registers are not known\n";
+    }
+    for (auto& l : f.launches)
+        if (l.registers_per_thread == 0)
+            if (auto it = regs.find(l.kernel); it != regs.end() && it->second) {
+                l.registers_per_thread = it->second;
+                std::cerr << fmt::format("ptxsim prof: note: {}: {} registers per thread (ptxas -v)\n", l.kernel, it->second);
+            }
+}
+
+} // namespace
 
 int cmd_prof(const std::vector<std::string>& args) {
     po::options_description opts("options");
@@ -40,7 +72,8 @@ int cmd_prof(const std::vector<std::string>& args) {
         "bytes, shared-memory bank conflicts, tensor-pipe use and the source lines that\n"
         "took the most cycles, under Nsight Compute's metric names. A launch's \"sms\"\n"
         "(a count or a list of SM ids) restricts it to those SMs. Registers per thread\n"
-        "come from the launch's \"registers_per_thread\" (ptxas -v), else .maxnreg.\n\n"
+        "come from the launch's \"registers_per_thread\", else from ptxas -v when the\n"
+        "CUDA toolkit is found ($PTXAS, /usr/local/cuda/bin, PATH), else .maxnreg.\n\n"
         "exit status: 0 ok, 1 kernel fault or mismatch, 2 bad input";
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;
     if (files.size() != 1) {
@@ -66,6 +99,7 @@ int cmd_prof(const std::vector<std::string>& args) {
         for (const auto& x : d.all()) parser::print_text(std::cerr, x);
         return exit_usage;
     }
+    registers_from_ptxas(*file);
     sim::device dev(*model);
     sim::timing::timing_model timing(*model);
     sim::run_settings s;

@@ -39,6 +39,24 @@ TEST(prof_cli, reports_cycles_occupancy_metrics_and_source_lines) {
     EXPECT_NE(r.out.find("saxpy.cu:"), std::string::npos) << r.out;
 }
 
+TEST(prof_cli, registers_come_from_ptxas_when_it_is_found) {
+    auto r = run_ptxsim("prof --lines 0 '" + saxpy + "'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (find_tool("ptxas").empty()) {
+        EXPECT_NE(r.err.find("ptxsim prof: note: ptxas not found"), std::string::npos) << r.err;
+        GTEST_SKIP() << "ptxas not found: the registers ptxas allocates were not asked for (the note above was checked)";
+    }
+    EXPECT_EQ(r.err, "ptxsim prof: note: saxpy: 14 registers per thread (ptxas -v)\n");
+    EXPECT_NE(r.out.find("launch__registers_per_thread                                   14"), std::string::npos) << r.out;
+    // The launch file's own count wins, and ptxas is not asked: 128 registers,
+    // 4,096 a warp, 4 warps a sub-partition, 16 an SM: 4 CTAs of 4 warps.
+    const std::string f = saxpy_with("ptxsim_prof_regs.json", "\"registers_per_thread\": 128, ");
+    auto own = run_ptxsim("prof --lines 0 '" + f + "'");
+    std::filesystem::remove(f);
+    EXPECT_EQ(own.err, "");
+    EXPECT_NE(own.out.find("(4 CTAs/SM, limited by registers)"), std::string::npos) << own.out;
+}
+
 TEST(prof_cli, json_and_the_same_cycles_every_run) {
     auto a = run_ptxsim("prof --json '" + saxpy + "'");
     auto b = run_ptxsim("prof --json '" + saxpy + "'");
