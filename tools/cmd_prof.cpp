@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <iostream>
 #include <sstream>
 
@@ -12,6 +14,7 @@
 #include "sim/launch_runner.hpp"
 #include "sim/timing/register_counts.hpp"
 #include "sim/timing/report.hpp"
+#include "sim/timing/trace.hpp"
 #include "sim/timing/timing_model.hpp"
 #include "tools/commands.hpp"
 #include "tools/options.hpp"
@@ -47,6 +50,34 @@ void registers_from_ptxas(sim::launch_file& f) {
             }
 }
 
+// A path the report can be written to: its folder exists and is writable
+// (checked before the run, so a bad path costs nothing and leaves nothing).
+std::string unwritable(const std::string& path) {
+    const auto dir = std::filesystem::path(path).parent_path().empty() ? std::filesystem::path(".") : std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) return fmt::format("'{}': no such folder", dir.string());
+    if (std::filesystem::is_directory(path, ec)) return fmt::format("'{}' is a folder", path);
+    if (access(dir.c_str(), W_OK) != 0) return fmt::format("'{}': cannot write there", dir.string());
+    return {};
+}
+
+// Whole or not at all: written beside the target, then renamed over it.
+bool write_whole(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".ptxsim-tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+        if (!out.flush()) {
+            std::filesystem::remove(tmp);
+            return false;
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) std::filesystem::remove(tmp);
+    return !ec;
+}
+
 } // namespace
 
 int cmd_prof(const std::vector<std::string>& args) {
@@ -56,14 +87,18 @@ int cmd_prof(const std::vector<std::string>& args) {
     uint64_t budget = 2'000'000'000;
     size_t lines = 10;
     bool json = false;
+    std::string trace_path, svg_path;
     opts.add_options()("file", po::value(&files), "launch file")(
         "model", po::value(&model_name), "the GPU: h800 (default), h100, h200, or a model file's path")(
         "json", po::bool_switch(&json), "print the report as JSON (every metric, every source line, each CTA's SM and cycles)")(
+        "trace", po::value(&trace_path), "write a Chrome/Perfetto trace to FILE: a track per SM, CTAs as spans, a DRAM counter")(
+        "svg", po::value(&svg_path), "write the timeline to FILE as SVG: SMs down, time across, coloured by kernel")(
         "lines", po::value(&lines), "source lines in the text report, most cycles first (default 10; 0: none)")(
         "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)");
     po::variables_map vm;
     const std::string synopsis =
-        "usage: ptxsim prof [--model h800|h100|h200|FILE] [--json] [--lines N] [--max-instructions N] LAUNCH.json\n\n"
+        "usage: ptxsim prof [--model h800|h100|h200|FILE] [--json] [--lines N] [--trace FILE] [--svg FILE]\n"
+        "                   [--max-instructions N] LAUNCH.json\n\n"
         "Runs the launches of a launch file (docs/launch-file.md) under ptxsim's cycle\n"
         "model of the GPU (docs/timing.md): outputs are written and expectations\n"
         "checked as `ptxsim run` does, and each launch is reported with its cycles,\n"
@@ -80,6 +115,12 @@ int cmd_prof(const std::vector<std::string>& args) {
         std::cerr << "ptxsim prof: expected exactly one launch file\n\n" << synopsis << '\n';
         return exit_usage;
     }
+    for (const auto* p : {&trace_path, &svg_path})
+        if (!p->empty())
+            if (std::string why = unwritable(*p); !why.empty()) {
+                std::cerr << fmt::format("ptxsim prof: --{}: {}\n", p == &trace_path ? "trace" : "svg", why);
+                return exit_usage;
+            }
     std::string model_path = model_name;
     if (model_name.find('/') == std::string::npos && !model_name.ends_with(".json")) {
         auto found = models::find_model(model_name, std::filesystem::path(PTXSIM_SOURCE_DIR) / "models");
@@ -109,6 +150,14 @@ int cmd_prof(const std::vector<std::string>& args) {
     std::ostringstream run_out;
     const int status = sim::run_launch_file(dev, *file, s, json ? run_out : std::cout, std::cerr);
     if (timing.launches().empty()) return status;
+    if (!trace_path.empty() && !write_whole(trace_path, sim::timing::chrome_trace(timing.launches(), *model))) {
+        std::cerr << fmt::format("ptxsim prof: --trace: cannot write '{}'\n", trace_path);
+        return exit_usage;
+    }
+    if (!svg_path.empty() && !write_whole(svg_path, sim::timing::svg_timeline(timing.launches(), *model))) {
+        std::cerr << fmt::format("ptxsim prof: --svg: cannot write '{}'\n", svg_path);
+        return exit_usage;
+    }
     if (json) {
         std::cout << sim::timing::to_json(timing.launches(), *model) << '\n';
         return status;

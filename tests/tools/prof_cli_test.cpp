@@ -76,7 +76,32 @@ TEST(prof_cli, a_launch_on_some_sms) {
     EXPECT_NE(r.out.find("\"launch__sm_count\": 2"), std::string::npos) << r.out;
 }
 
+TEST(prof_cli, trace_and_svg_show_each_cta_on_its_sm) {
+    const auto dir = std::filesystem::temp_directory_path() / "ptxsim_prof_trace";
+    std::filesystem::create_directories(dir);
+    const std::string f = saxpy_with("ptxsim_prof_trace.json", "\"sms\": [20, 21], ");
+    auto r = run_ptxsim("prof --lines 0 --trace '" + (dir / "t.json").string() + "' --svg '" + (dir / "t.svg").string() + "' '" + f + "'");
+    std::filesystem::remove(f);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream tj(dir / "t.json"), sv(dir / "t.svg");
+    const std::string trace((std::istreambuf_iterator<char>(tj)), {}), svg((std::istreambuf_iterator<char>(sv)), {});
+    EXPECT_EQ(trace.rfind("{\n \"traceEvents\": [", 0), 0u) << trace.substr(0, 80);
+    EXPECT_NE(trace.find("\"name\": \"SM 20\""), std::string::npos);
+    EXPECT_NE(trace.find("\"name\": \"DRAM GB/s\""), std::string::npos);
+    size_t spans = 0;
+    for (size_t at = 0; (at = trace.find("\"ph\": \"X\"", at)) != std::string::npos; ++at) ++spans;
+    EXPECT_EQ(spans, 4u); // saxpy's four CTAs
+    EXPECT_EQ(svg.rfind("<svg xmlns=", 0), 0u);
+    EXPECT_NE(svg.find("saxpy (4 CTAs on 2 SMs,"), std::string::npos) << svg;
+    EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+    std::filesystem::remove_all(dir);
+}
+
 TEST(prof_cli, bad_input_exits_2_with_the_reason) {
+    auto nowhere = run_ptxsim("prof --trace /nonexistent/dir/t.json '" + saxpy + "'");
+    EXPECT_EQ(nowhere.status, 2);
+    EXPECT_EQ(nowhere.err, "ptxsim prof: --trace: '/nonexistent/dir': no such folder\n");
+    EXPECT_EQ(nowhere.out, ""); // refused before running anything
     auto m = run_ptxsim("prof --model h900 '" + saxpy + "'");
     EXPECT_EQ(m.status, 2);
     EXPECT_EQ(m.err, "ptxsim prof: unknown model 'h900' (known: h100, h200, h800; or give a model file's path)\n");
