@@ -6,9 +6,14 @@
 
 namespace ptxsim::sim::timing {
 
-memory_timing::memory_timing(const models::gpu_model& m, uint32_t sms, uint64_t l1_bytes)
-    : t_(m.timing), l2_(m.l2.size_bytes) {
+void memory_timing::begin_launch(uint32_t sms, uint64_t l1_bytes) {
+    l1_.clear();
     for (uint32_t i = 0; i < sms; ++i) l1_.push_back(std::make_unique<sector_cache>(l1_bytes));
+    c_ = {};
+    dram_free_ = 0;
+}
+
+memory_timing::memory_timing(const models::gpu_model& m) : t_(m.timing), l2_(m.l2.size_bytes) {
     const double cycles_per_s = m.clock_mhz * 1e6;
     dram_bytes_per_cycle_ = m.dram.bandwidth_bytes_per_s * (m.timing.dram_efficiency_pct / 100.0) / cycles_per_s;
 }

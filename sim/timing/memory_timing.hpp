@@ -32,7 +32,11 @@ struct memory_counters {
 
 class memory_timing {
 public:
-    memory_timing(const models::gpu_model& m, uint32_t sms, uint64_t l1_bytes);
+    explicit memory_timing(const models::gpu_model& m);
+    // A kernel starts: its SMs' L1s start empty (the GPU invalidates them
+    // between kernels) at the size its carve-out leaves, and the counters
+    // restart; the L2 and DRAM keep their state from the kernels before.
+    void begin_launch(uint32_t sms, uint64_t l1_bytes);
 
     // When the data of an instruction issued at `now` on SM `sm` is back
     // (loads; for stores and reductions, when the memory system has taken

@@ -86,8 +86,9 @@ void timing_model::launch_begin(const launch_event& e) {
             carveout = c;
             break;
         }
-    memory_ = std::make_unique<memory_timing>(m_, static_cast<uint32_t>(sm_ids_.size()),
-                                              m_.shared_memory.l1_and_shared_bytes - std::min(carveout, m_.shared_memory.l1_and_shared_bytes));
+    if (!memory_) memory_ = std::make_unique<memory_timing>(m_); // the L2 lives across the launches of a run
+    memory_->begin_launch(static_cast<uint32_t>(sm_ids_.size()),
+                          m_.shared_memory.l1_and_shared_bytes - std::min(carveout, m_.shared_memory.l1_and_shared_bytes));
     ctas_.clear();
     warps_.clear();
     warps_per_cta_ = static_cast<uint32_t>((e.block.count() + 31) / 32);

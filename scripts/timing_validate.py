@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Microbenchmarks under `ptxsim prof`, beside the published figures.
+
+Runs the clock64-timed kernels of kernels/timing/ubench.sm_90a.ptx (written
+as one writes them for a real GPU) under ptxsim's cycle model and prints a
+markdown table: what was measured, ptxsim's figure, the published one with
+its source (shared/HARDWARE.md) and the difference. Python 3, standard
+library only.
+
+    python3 scripts/timing_validate.py [--ptxsim build/tools/ptxsim] [--quick] [--check PCT]
+
+--quick skips the two large footprints (40 MB and 64 MB chases) and the
+stream benchmark, which take most of the time. --check PCT exits 1 when a
+row compared with a hardware measurement differs by more than PCT percent
+(rows whose figure is another simulator's input are not checked).
+"""
+import argparse
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODULE = os.path.join(ROOT, "kernels", "timing", "ubench.sm_90a.ptx")
+
+
+def prof(ptxsim, launch, model="h800"):
+    """Runs a launch file under ptxsim prof; returns the JSON report and the
+    output buffers' bytes."""
+    work = tempfile.mkdtemp(prefix="ptxsim_ubench_")
+    outputs = {name: os.path.join(work, name + ".bin") for name in launch.pop("read", [])}
+    launch["module"] = MODULE
+    launch["outputs"] = outputs
+    path = os.path.join(work, "launch.json")
+    with open(path, "w") as f:
+        json.dump(launch, f)
+    r = subprocess.run([ptxsim, "prof", "--json", "--model", model, path], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"ptxsim prof failed ({r.returncode}):\n{r.stderr}")
+    data = {}
+    for name, p in outputs.items():
+        with open(p, "rb") as f:
+            data[name] = f.read()
+    return json.loads(r.stdout), data
+
+
+def u64s(b):
+    return struct.unpack(f"<{len(b) // 8}Q", b)
+
+
+def ffma(ptxsim):
+    rep, out = prof(ptxsim, {
+        "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
+        "launches": [{"kernel": "ffma_chain", "grid": 1, "block": 1, "args": [{"buffer": "out"}, {"u32": 64}]}],
+        "read": ["out"]})
+    return u64s(out["out"])[0] / (64 * 16)
+
+
+def chase(ptxsim, lines, passes=2, model="h800"):
+    """Cycles per load of the last pass over a chain of `lines` 128-byte lines."""
+    rep, out = prof(ptxsim, {
+        "buffers": {"chain": {"type": "u64", "count": lines * 16, "init": {"fill": 0}},
+                    "out": {"type": "u64", "count": 1024, "init": {"fill": 0}}},
+        "launches": [
+            {"kernel": "init_chain", "grid": (lines + 255) // 256, "block": 256,
+             "args": [{"buffer": "chain"}, {"u32": lines}, {"u32": 128}]},
+            {"kernel": "chase", "grid": 1, "block": 1,
+             "args": [{"buffer": "out"}, {"buffer": "chain"}, {"u32": lines}, {"u32": passes}]}],
+        "read": ["out"]}, model)
+    return u64s(out["out"])[passes - 1] / lines
+
+
+def shared(ptxsim, ways):
+    rep, out = prof(ptxsim, {
+        "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
+        "launches": [{"kernel": "shared_conflict", "grid": 1, "block": 32,
+                      "args": [{"buffer": "out"}, {"u32": ways}, {"u32": 256}]}],
+        "read": ["out"]})
+    return u64s(out["out"])[0] / 256
+
+
+def stream(ptxsim, model, n=4 << 20):
+    rep, _ = prof(ptxsim, {
+        "buffers": {"a": {"type": "f32", "count": n, "init": {"fill": 1}}, "b": {"type": "f32", "count": n, "init": {"fill": 0}}},
+        "launches": [{"kernel": "stream_scale", "grid": 132 * 8, "block": 256,
+                      "args": [{"buffer": "b"}, {"buffer": "a"}, {"u32": n}]}]}, model)
+    m = rep[0]["metrics"]
+    seconds = m["gpu__time_duration.sum"] * 1e-9
+    return 8 * n / seconds / 1e9
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ptxsim", default=os.path.join(ROOT, "build", "tools", "ptxsim"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--check", type=float, default=None)
+    a = ap.parse_args()
+    if not os.access(a.ptxsim, os.X_OK):
+        sys.exit(f"{a.ptxsim}: not built (bash scripts/build.sh)")
+    rows = []  # (what, ptxsim, published, unit, source)
+    rows.append(("dependent FFMA, cycles each", ffma(a.ptxsim), 4.0, "",
+                 "Accel-Sim SM90_H100 config (a model input, not a measurement)"))
+    rows.append(("pointer chase in L1 (16 KB), cycles per load", chase(a.ptxsim, 128), 32.2, "",
+                 "HPMLL h800_pcie, 32.0-32.4"))
+    rows.append(("pointer chase in L2 (8 MB), cycles per load", chase(a.ptxsim, 65536), 264.5, "",
+                 "HPMLL h800_pcie, 264.5 up to 21 MB"))
+    if not a.quick:
+        rows.append(("pointer chase in L2 (40 MB), cycles per load", chase(a.ptxsim, 327680), 412.0, "",
+                     "HPMLL h800_pcie curve, 271 at 22 MB to 498 at 51 MB, interpolated"))
+        rows.append(("pointer chase in DRAM (64 MB, first pass), cycles per load", chase(a.ptxsim, 524288, passes=1), 623.5, "",
+                     "HPMLL h800_pcie, 592-655"))
+    rows.append(("shared memory, dependent loads, cycles each", shared(a.ptxsim, 1), 29.0, "", "Luo et al. IPDPS'24, 29.0"))
+    for ways in (2, 4, 8, 16, 32):
+        rows.append((f"shared memory, {ways}-way bank conflict, cycles each", shared(a.ptxsim, ways), None, "", "no published figure"))
+    if not a.quick:
+        rows.append(("STREAM scale, 2 x 16 MB, H200 model, GB/s", stream(a.ptxsim, "h200"), 3165.0, "",
+                     "RRZE gpu-stream on H200 (scale 3165)"))
+        rows.append(("STREAM scale, 2 x 16 MB, H800 model, GB/s", stream(a.ptxsim, "h800"), None, "",
+                     "no published H800 SXM figure"))
+    print("| microbenchmark | ptxsim | published | difference | source |")
+    print("|---|---:|---:|---:|---|")
+    bad = []
+    for what, got, want, _, source in rows:
+        diff = f"{100 * (got - want) / want:+.1f}%" if want else "-"
+        print(f"| {what} | {got:.1f} | {want if want is not None else '-'} | {diff} | {source} |")
+        measured = want is not None and "not a measurement" not in source
+        if a.check is not None and measured and abs(got - want) > a.check / 100 * want:
+            bad.append(f"{what}: {got:.1f} against {want} ({diff})")
+    if bad:
+        print(f"\nmore than {a.check}% from the published figure:\n  " + "\n  ".join(bad), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
