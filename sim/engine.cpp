@@ -2001,6 +2001,7 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
         event.cluster = req.cluster;
         event.occupancy = &req.occupancy;
         event.sms = &req.options.sms;
+        event.stream = req.options.stream;
         event.registers_per_thread = req.options.registers_per_thread ? req.options.registers_per_thread : req.kernel->maxnreg;
         event.locate = &req.locate;
         event.stop = &stop;

@@ -341,7 +341,7 @@ private:
         for (auto& [k, v] : l.items())
             if (k != "kernel" && k != "grid" && k != "block" && k != "shared_bytes" && k != "args" && k != "malloc_heap_bytes" &&
                 k != "stack_bytes" && k != "registers_per_thread" && k != "cooperative" && k != "cluster" &&
-                k != "non_portable_cluster_size" && k != "sms")
+                k != "non_portable_cluster_size" && k != "sms" && k != "stream")
                 error(k, fmt::format("{}: unknown key '{}'", s.where, k));
         if (!l.contains("kernel") || !l["kernel"].is_string()) error("kernel", s.where + ": \"kernel\" names the entry to run");
         else s.kernel = l["kernel"];
@@ -385,6 +385,11 @@ private:
             } else {
                 error("sms", s.where + ": \"sms\" is a count of SMs (the first N) or a list of SM ids");
             }
+        }
+        if (l.contains("stream")) { // launches of one stream run in order; of different streams, at once (under prof)
+            if (!l["stream"].is_number_unsigned() || l["stream"].get<uint64_t>() > 0x7FFFFFFF)
+                error("stream", s.where + ": \"stream\" is a stream number from 0 (the default stream) up");
+            else s.stream = l["stream"].get<uint32_t>();
         }
         if (l.contains("args")) {
             if (!l["args"].is_array()) error("args", s.where + ": \"args\" is a list");

@@ -78,6 +78,7 @@ struct launch_spec {
     uint32_t registers_per_thread = 0;                        // 0: the kernel's .maxnreg, if any
     bool cooperative = false;                                 // cudaLaunchCooperativeKernel
     std::vector<uint32_t> sms;                                // SMs the launch may use (empty: all)
+    uint32_t stream = 0;                                      // launches of different streams may overlap in time
     dim3 cluster{0, 0, 0};                                    // cudaLaunchAttributeClusterDimension; x == 0: none given
     bool non_portable_cluster_size = false;                   // cudaFuncAttributeNonPortableClusterSizeAllowed
     std::vector<arg_spec> args;

@@ -183,6 +183,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         options.registers_per_thread = l.registers_per_thread;
         options.cooperative = l.cooperative;
         options.sms = l.sms;
+        options.stream = l.stream;
         options.cluster = l.cluster;
         options.non_portable_cluster_size = l.non_portable_cluster_size;
         launch_result r = dev.launch(*k, l.grid, l.block, l.shared_bytes, params, options, d);

@@ -41,6 +41,11 @@ struct launch_options {
     // SM partitioning (as green contexts do): the ids of the SMs this launch
     // may use; empty: all of the model's. Fewer SMs hold fewer CTAs at once.
     std::vector<uint32_t> sms;
+    // The stream the launch is queued on. The engine runs launches one after
+    // the other whatever their streams (a valid order for CUDA); a timing
+    // model (sim/timing/) starts a launch when its stream's previous one
+    // has ended, so kernels of different streams overlap in time.
+    uint32_t stream = 0;
     std::function<void(const std::string&)> print;  // device printf output; standard output when empty
     // Told of every memory access, device malloc/free and the launch's
     // begin and end (sim/events.hpp); null: the engine runs uninstrumented.

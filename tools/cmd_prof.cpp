@@ -150,7 +150,7 @@ int cmd_prof(const std::vector<std::string>& args) {
     std::ostringstream run_out;
     const int status = sim::run_launch_file(dev, *file, s, json ? run_out : std::cout, std::cerr);
     if (timing.launches().empty()) return status;
-    if (!trace_path.empty() && !write_whole(trace_path, sim::timing::chrome_trace(timing.launches(), *model))) {
+    if (!trace_path.empty() && !write_whole(trace_path, sim::timing::chrome_trace(timing.launches(), *model, timing.memory()))) {
         std::cerr << fmt::format("ptxsim prof: --trace: cannot write '{}'\n", trace_path);
         return exit_usage;
     }
@@ -162,10 +162,15 @@ int cmd_prof(const std::vector<std::string>& args) {
         std::cout << sim::timing::to_json(timing.launches(), *model) << '\n';
         return status;
     }
+    uint64_t end = 0;
     for (const auto& p : timing.launches()) {
         std::cout << '\n';
         sim::timing::print_text(std::cout, p, *model, lines);
+        end = std::max(end, p.start + p.cycles);
     }
+    if (timing.launches().size() > 1)
+        std::cout << fmt::format("\nrun: {} launches end at cycle {} ({:.2f} us), launch overheads included\n",
+                                 timing.launches().size(), end, double(end) / model->clock_mhz);
     return status;
 }
 

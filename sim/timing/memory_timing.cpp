@@ -9,14 +9,23 @@ namespace ptxsim::sim::timing {
 void memory_timing::begin_launch(uint32_t sms, uint64_t l1_bytes) {
     l1_.clear();
     for (uint32_t i = 0; i < sms; ++i) l1_.push_back(std::make_unique<sector_cache>(l1_bytes));
+    tma_free_.assign(sms, 0);
     c_ = {};
-    dram_free_ = 0;
 }
 
-memory_timing::memory_timing(const models::gpu_model& m) : t_(m.timing), l2_(m.l2.size_bytes) {
-    const double cycles_per_s = m.clock_mhz * 1e6;
-    dram_bytes_per_cycle_ = m.dram.bandwidth_bytes_per_s * (m.timing.dram_efficiency_pct / 100.0) / cycles_per_s;
+namespace {
+// The HBM calendar's resolution: fine beside a DRAM latency of ~600 cycles,
+// coarse enough that a long run's calendar stays small (a simulation
+// setting, not a property of the GPU).
+constexpr uint32_t dram_bucket_cycles = 32;
+
+double dram_bytes_per_cycle(const models::gpu_model& m) {
+    return m.dram.bandwidth_bytes_per_s * (m.timing.dram_efficiency_pct / 100.0) / (m.clock_mhz * 1e6);
 }
+} // namespace
+
+memory_timing::memory_timing(const models::gpu_model& m)
+    : t_(m.timing), l2_(m.l2.size_bytes), dram_(dram_bytes_per_cycle(m), dram_bucket_cycles) {}
 
 // Near while the L2's contents fit in one partition (each SM's data is
 // served from the partition beside it), then rising linearly to the far
@@ -47,18 +56,45 @@ uint64_t memory_timing::shared_access(uint64_t now, const std::vector<lane_acces
     return now + t_.shared_latency + (wavefronts - 1);
 }
 
-uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes) {
-    extra_ = 0;
-    if (lanes.empty()) return now + t_.l1_hit_latency;
-    if (lanes.front().shared) return shared_access(now, lanes);
-    if (lanes.front().constant) return now + t_.l1_hit_latency;
-    // Coalesce: the distinct sectors, in address order.
+// The distinct 32-byte sectors the lanes touch, in address order (a warp's
+// accesses coalesced).
+std::vector<uint64_t> memory_timing::sectors_of(const std::vector<lane_access>& lanes) {
     std::vector<uint64_t> sectors;
     for (const auto& a : lanes)
         for (uint64_t s = a.address / sector_cache::sector_bytes; s <= (a.address + std::max<uint32_t>(a.size, 1) - 1) / sector_cache::sector_bytes; ++s)
             sectors.push_back(s);
     std::sort(sectors.begin(), sectors.end());
     sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    return sectors;
+}
+
+uint64_t memory_timing::from_l2(uint64_t addr, uint64_t now, bool store) {
+    ++c_.l2_sectors;
+    const uint64_t l2 = l2_latency();
+    if (l2_.access(addr)) {
+        ++c_.l2_hits;
+        return now + l2;
+    }
+    (store ? c_.dram_write_bytes : c_.dram_read_bytes) += sector_cache::sector_bytes;
+    return static_cast<uint64_t>(dram_.reserve(now, sector_cache::sector_bytes)) + t_.dram_latency;
+}
+
+uint64_t memory_timing::tma_load(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes) {
+    const std::vector<uint64_t> sectors = sectors_of(lanes);
+    uint64_t data = now;
+    for (uint64_t s : sectors) data = std::max(data, from_l2(s * sector_cache::sector_bytes, now, false));
+    double& free = tma_free_[sm % tma_free_.size()];
+    const double start = std::max(free, double(now));
+    free = start + double(sectors.size() * sector_cache::sector_bytes) / std::max<uint32_t>(t_.l1_bytes_per_clock, 1);
+    return std::max(data + t_.tma_extra_latency, static_cast<uint64_t>(free + 0.5));
+}
+
+uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes) {
+    extra_ = 0;
+    if (lanes.empty()) return now + t_.l1_hit_latency;
+    if (lanes.front().shared) return shared_access(now, lanes);
+    if (lanes.front().constant) return now + t_.l1_hit_latency;
+    const std::vector<uint64_t> sectors = sectors_of(lanes);
     const bool store = lanes.front().store, atomic = lanes.front().atomic;
     uint64_t lines = 0, last_line = UINT64_MAX;
     for (uint64_t s : sectors)
@@ -76,17 +112,7 @@ uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane
             ready = now + t_.l1_hit_latency;
         } else {
             if (store || atomic) l1.invalidate(addr); // write-through; atomics are done at L2
-            ++c_.l2_sectors;
-            const uint64_t l2 = l2_latency();
-            if (l2_.access(addr)) {
-                ++c_.l2_hits;
-                ready = now + l2;
-            } else {
-                (store ? c_.dram_write_bytes : c_.dram_read_bytes) += sector_cache::sector_bytes;
-                const double start = std::max(dram_free_, double(now));
-                dram_free_ = start + sector_cache::sector_bytes / dram_bytes_per_cycle_;
-                ready = static_cast<uint64_t>(start) + t_.dram_latency;
-            }
+            ready = from_l2(addr, now, store);
         }
         done = std::max(done, ready);
     }

@@ -4,14 +4,17 @@
 // wavefronts), global accesses coalesced into 32-byte sectors, a per-SM L1,
 // the L2 whose hit latency rises from the near to the far partition's as
 // the footprint outgrows one partition (HPMLL's measured curve: flat up to
-// half the L2, rising to the far latency when it fills it), and HBM as one
-// queue at the model's sustained bandwidth. Counters use Nsight Compute's
+// half the L2, rising to the far latency when it fills it), and HBM at the
+// model's sustained bandwidth, booked on a calendar shared by every launch
+// of a run (bandwidth_calendar.hpp), so kernels of two streams that overlap
+// in time share it. Counters use Nsight Compute's
 // names in report.cpp.
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "models/model.hpp"
+#include "sim/timing/bandwidth_calendar.hpp"
 #include "sim/timing/sector_cache.hpp"
 
 namespace ptxsim::sim::timing {
@@ -35,28 +38,39 @@ public:
     explicit memory_timing(const models::gpu_model& m);
     // A kernel starts: its SMs' L1s start empty (the GPU invalidates them
     // between kernels) at the size its carve-out leaves, and the counters
-    // restart; the L2 and DRAM keep their state from the kernels before.
+    // restart; the L2 and DRAM keep their state from the kernels before
+    // (times are on the run's one time line).
     void begin_launch(uint32_t sms, uint64_t l1_bytes);
 
     // When the data of an instruction issued at `now` on SM `sm` is back
     // (loads; for stores and reductions, when the memory system has taken
     // them), after every lane access of it.
     uint64_t access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes);
+    // A bulk or tensor copy (TMA) issued at `now` on SM `sm` reading these
+    // global bytes: when its data has landed in shared memory. The SM's TMA
+    // unit bypasses the L1 (L2 or HBM, plus the model's tma_extra_latency)
+    // and fills shared memory at l1_bytes_per_clock, one copy after another.
+    uint64_t tma_load(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes);
     // Extra cycles the SM's load/store unit is busy with the last access
     // beyond its first cycle (wavefronts, L1 lines).
     uint32_t last_extra_cycles() const { return extra_; }
 
     const memory_counters& counters() const { return c_; }
+    // HBM bytes moved per time bucket over the whole run (for a trace's counter).
+    const bandwidth_calendar& dram() const { return dram_; }
 
 private:
     uint64_t shared_access(uint64_t now, const std::vector<lane_access>& lanes);
     uint64_t l2_latency() const;
+    // When one 32-byte sector missing the L1 is back from the L2 or HBM.
+    uint64_t from_l2(uint64_t addr, uint64_t now, bool store);
+    static std::vector<uint64_t> sectors_of(const std::vector<lane_access>& lanes);
 
     const models::timing_config& t_;
     std::vector<std::unique_ptr<sector_cache>> l1_;
+    std::vector<double> tma_free_; // per SM: when its TMA unit has filled shared memory with the copies before
     sector_cache l2_;
-    double dram_bytes_per_cycle_;
-    double dram_free_ = 0;
+    bandwidth_calendar dram_;
     uint32_t extra_ = 0;
     memory_counters c_;
 };

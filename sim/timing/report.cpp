@@ -65,6 +65,7 @@ void print_text(std::ostream& out, const launch_profile& p, const models::gpu_mo
                        p.ok ? "completed" : "stopped by a fault", p.clock_mhz);
     out << fmt::format("  cycles {}  ({:.2f} us; launch overhead {:.0f} cycles more)\n", p.cycles,
                        double(p.cycles) / p.clock_mhz, p.launch_overhead_cycles);
+    out << fmt::format("  stream {}: cycles {} to {} of the run\n", p.stream, p.start, p.start + p.cycles);
     const double ipc = p.sms_used && p.cycles ? double(p.warp_instructions) / (double(p.cycles) * p.sms_used) : 0;
     out << fmt::format("  warp-instructions {}  IPC {:.2f} per active SM\n", p.warp_instructions, ipc);
     out << fmt::format("  occupancy: theoretical {:.1f}% ({} CTAs/SM, limited by {}), achieved {:.1f}%{}\n",
@@ -103,6 +104,9 @@ std::string to_json(const std::vector<launch_profile>& launches, const models::g
         j["block"] = {p.block.x, p.block.y, p.block.z};
         j["model"] = m.name;
         j["completed"] = p.ok;
+        j["stream"] = p.stream;
+        j["start_cycle"] = p.start; // on the run's time line
+        j["end_cycle"] = p.start + p.cycles;
         j["occupancy_limited_by"] = p.occupancy.limiting_names();
         nlohmann::ordered_json metrics;
         for (const auto& [name, value] : metrics_of(p, m)) metrics[name] = value;

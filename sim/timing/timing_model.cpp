@@ -91,16 +91,40 @@ void timing_model::launch_begin(const launch_event& e) {
                           m_.shared_memory.l1_and_shared_bytes - std::min(carveout, m_.shared_memory.l1_and_shared_bytes));
     ctas_.clear();
     warps_.clear();
+    mbarrier_ready_.clear();
+    pending_.clear();
     warps_per_cta_ = static_cast<uint32_t>((e.block.count() + 31) / 32);
-    now_ = pass_ = end_ = 0;
+    // On the run's time line: after the stream's previous launch and the
+    // launch overhead.
+    cur_->stream = e.stream;
+    start_ = stream_ready_[e.stream] + static_cast<uint64_t>(cur_->launch_overhead_cycles + 0.5);
+    cur_->start = start_;
+    now_ = end_ = start_;
+    pass_ = 0;
     issued_ = false;
     resident_warp_cycles_ = active_sm_cycles_ = 0;
 }
 
 void timing_model::launch_end(const launch_event& e, const launch_result& r) {
     if (!cur_) return;
-    for (auto& [key, c] : ctas_) cur_->cta_ends[c.index] = std::max(cur_->cta_ends[c.index], end_);
-    cur_->cycles = std::max(end_, now_);
+    for (auto& [key, c] : ctas_)
+        if (c.placed) cur_->cta_ends[c.index] = std::max(cur_->cta_ends[c.index], end_);
+    const uint64_t end = std::max(end_, now_);
+    cur_->cycles = end - start_;
+    stream_ready_[cur_->stream] = end;
+    // The SMs this launch held, and when, for the launches of other streams after it.
+    std::map<uint32_t, std::pair<uint64_t, uint64_t>> spans;
+    for (size_t i = 0; i < cur_->cta_spans.size(); ++i) {
+        auto [it, fresh] = spans.try_emplace(cur_->cta_spans[i].first, cur_->cta_spans[i].second, cur_->cta_ends[i]);
+        if (!fresh) {
+            it->second.first = std::min(it->second.first, cur_->cta_spans[i].second);
+            it->second.second = std::max(it->second.second, cur_->cta_ends[i]);
+        }
+    }
+    for (const auto& [sm, span] : spans) {
+        if (sm >= held_.size()) held_.resize(sm + 1);
+        held_[sm].push_back(span);
+    }
     cur_->ok = r.ok;
     cur_->memory = memory_->counters();
     for (const auto& sm : sms_) cur_->sms_used += sm.ever_used;
@@ -123,10 +147,34 @@ const issue_class& timing_model::class_of(const isa::exec_instruction& ins) {
     return it->second;
 }
 
-void timing_model::place(cta_timing& c, uint64_t /*cta*/, uint32_t warps) {
-    uint32_t best = 0;
-    for (uint32_t i = 1; i < sms_.size(); ++i)
-        if (sms_[i].ctas < sms_[best].ctas) best = i;
+bool timing_model::held_by_other_stream(uint32_t sm, uint64_t t) const {
+    const uint32_t id = sm_ids_[sm];
+    if (id >= held_.size()) return false;
+    for (const auto& [from, to] : held_[id])
+        if (from <= t && t < to) return true;
+    return false;
+}
+
+// The first cycle after t at which a span held by an earlier launch on one
+// of this launch's SMs ends (UINT64_MAX: none).
+uint64_t timing_model::next_release(uint64_t t) const {
+    uint64_t next = UINT64_MAX;
+    for (uint32_t id : sm_ids_)
+        if (id < held_.size())
+            for (const auto& [from, to] : held_[id])
+                if (from <= t && t < to) next = std::min(next, to);
+    return next;
+}
+
+// On the least loaded of the launch's SMs that has room for another CTA
+// (CUDA's occupancy; the engine keeps no more CTAs resident than the SMs
+// hold) and that no other stream's kernel holds now.
+bool timing_model::place(cta_timing& c, uint32_t warps) {
+    const uint32_t limit = cur_->occupancy.ctas_per_sm ? cur_->occupancy.ctas_per_sm : UINT32_MAX;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t i = 0; i < sms_.size(); ++i)
+        if (sms_[i].ctas < limit && (best == UINT32_MAX || sms_[i].ctas < sms_[best].ctas) && !held_by_other_stream(i, now_)) best = i;
+    if (best == UINT32_MAX) return false;
     sm_timing& sm = sms_[best];
     sm.ever_used = true;
     ++sm.ctas;
@@ -134,6 +182,7 @@ void timing_model::place(cta_timing& c, uint64_t /*cta*/, uint32_t warps) {
     c.sm = best;
     c.warps = warps;
     c.start = now_;
+    c.placed = true;
     // The first run of free warp slots (warp slot mod 4 is the sub-partition).
     c.first_slot = 0;
     for (uint32_t s = 0; s + warps <= sm.slot_used.size(); ++s) {
@@ -148,6 +197,18 @@ void timing_model::place(cta_timing& c, uint64_t /*cta*/, uint32_t warps) {
     c.index = cur_->cta_spans.size();
     cur_->cta_spans.push_back({sm_ids_[best], now_});
     cur_->cta_ends.push_back(now_);
+    return true;
+}
+
+// CTAs waiting for an SM, oldest first, as long as they find one.
+void timing_model::place_pending() {
+    size_t placed = 0;
+    for (; placed < pending_.size(); ++placed) {
+        auto it = ctas_.find(pending_[placed]);
+        if (it == ctas_.end()) continue;
+        if (!place(it->second, warps_per_cta_)) break;
+    }
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(placed));
 }
 
 timing_model::warp_timing& timing_model::warp_of(const schedule_unit& u) {
@@ -167,7 +228,7 @@ timing_model::warp_timing& timing_model::warp_of(const schedule_unit& u) {
 void timing_model::retire_unseen() {
     for (auto it = ctas_.begin(); it != ctas_.end();) {
         cta_timing& c = it->second;
-        if (c.seen == pass_) {
+        if (c.seen == pass_ || !c.placed) { // an unplaced CTA cannot have run, so cannot have ended
             ++it;
             continue;
         }
@@ -225,21 +286,22 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
     for (auto& [cta, n] : fresh) {
         cta_timing c;
         c.seen = pass_;
-        place(c, cta, warps_per_cta_);
         ctas_.emplace(cta, c);
+        pending_.push_back(cta);
     }
-    candidates_.clear();
-    for (const auto& u : units) {
-        if (!u.next) continue;
-        warp_timing& w = warp_of(u);
-        stall why;
-        const uint64_t e = earliest(w, *u.next, class_of(*u.next), why);
-        candidates_.push_back({u.index, &w, e, why});
-        next_[u.index] = u.next;
+    uint64_t first = UINT64_MAX;
+    for (;;) {
+        place_pending();
+        collect_candidates(units);
+        first = UINT64_MAX;
+        for (const auto& c : candidates_) first = std::min(first, c.earliest);
+        // A CTA waiting for an SM that another stream's kernel releases
+        // before anything here can issue is placed when it is released.
+        const uint64_t release = pending_.empty() ? UINT64_MAX : next_release(now_);
+        if (release == UINT64_MAX || release >= first) break;
+        now_ = release;
     }
     if (candidates_.empty()) return;
-    uint64_t first = UINT64_MAX;
-    for (const auto& c : candidates_) first = std::min(first, c.earliest);
     now_ = std::max(now_, first); // skip cycles in which nothing can issue
     // Achieved occupancy: resident warps over the cycles since the last pass.
     const uint64_t elapsed = now_ - before;
@@ -275,9 +337,26 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
     }
 }
 
+// The warps of placed CTAs that have an instruction to issue, with the
+// earliest cycle each could issue it.
+void timing_model::collect_candidates(std::span<schedule_unit> units) {
+    candidates_.clear();
+    for (const auto& u : units) {
+        if (!u.next || !ctas_.at(u.cta).placed) continue;
+        warp_timing& w = warp_of(u);
+        stall why;
+        const uint64_t e = earliest(w, *u.next, class_of(*u.next), why);
+        candidates_.push_back({u.index, &w, e, why});
+        next_[u.index] = u.next;
+    }
+}
+
 uint32_t timing_model::turn(const schedule_unit& u) {
     if (!cur_) return 1;
     accesses_.clear();
+    tma_reads_.clear();
+    turn_mbarriers_.clear();
+    hold_ = 0;
     return u.index < chosen_.size() && chosen_[u.index] ? 1 : 0;
 }
 
@@ -291,7 +370,11 @@ uint32_t timing_model::pick_group(std::span<const uint32_t> pcs) {
 }
 
 void timing_model::access(const access_event& e) {
-    if (!cur_ || e.landing || e.probe || e.fault != isa::fault_kind::none) return;
+    if (!cur_ || e.landing || e.probe || e.async_issue || e.fault != isa::fault_kind::none) return;
+    if (e.async_proxy) { // a copy's source (global: through the TMA unit) or a wgmma's operands (the tensor pipe's time)
+        if (e.space == isa::space::global && e.op == access_op::load) tma_reads_.push_back({e.address, e.size});
+        return;
+    }
     lane_access a;
     a.shared = e.space == isa::space::shared;
     a.address = a.shared ? e.offset : e.address;
@@ -313,6 +396,23 @@ void timing_model::barrier_release(const barrier_release_event& e) {
         }
 }
 
+namespace {
+uint64_t mbarrier_key(uint64_t owner, uint64_t offset) { return owner << 24 | (offset & 0xFFFFFF); }
+} // namespace
+
+void timing_model::sync(const sync_event& e) {
+    if (!cur_) return;
+    const uint64_t key = mbarrier_key(e.owner, e.offset);
+    switch (e.kind) {
+    case sync_kind::mbarrier_reset: mbarrier_ready_.erase(key); break;
+    case sync_kind::mbarrier_release: turn_mbarriers_.push_back(key); break;
+    case sync_kind::mbarrier_acquire:
+        if (auto it = mbarrier_ready_.find(key); it != mbarrier_ready_.end()) hold_ = std::max(hold_, it->second);
+        break;
+    default: break;
+    }
+}
+
 void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     if (!cur_ || !ran || u.index >= next_.size() || !next_[u.index]) return;
     const isa::exec_instruction& ins = *next_[u.index];
@@ -321,6 +421,23 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     if (!chosen_[u.index]) return;
     const stall why = static_cast<stall>(chosen_[u.index] - 1);
     complete(w, ins, c);
+    if (!tma_reads_.empty()) { // the copy's mbarriers complete when its data has landed
+        const uint64_t landed = memory_->tma_load(w.sm, now_, tma_reads_);
+        for (uint64_t key : turn_mbarriers_) {
+            uint64_t& ready = mbarrier_ready_[key];
+            ready = std::max(ready, landed);
+        }
+        end_ = std::max(end_, landed);
+    }
+    if (hold_ > now_) { // a wait the engine passed goes on when the copies it waited for have landed
+        for_dests(ins, c.dests, [&](isa::opnd kind, uint32_t slot) {
+            auto& v = kind == isa::opnd::pred ? w.pred_ready : w.reg_ready;
+            auto& f = kind == isa::opnd::pred ? w.pred_long : w.reg_long;
+            grow(v, f, slot) = std::max(v[slot], hold_);
+            f[slot] = true;
+        });
+        if (!c.dests) w.next_issue = std::max(w.next_issue, hold_);
+    }
     // The cycles since the warp's last issue were spent stalled for the
     // reason that held it longest: what set its earliest issue.
     const uint64_t gap = now_ > w.last_issue + 1 ? now_ - w.last_issue - 1 : 0;

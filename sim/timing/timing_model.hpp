@@ -14,7 +14,20 @@
 // engine makes them resident (CUDA's occupancy, models/occupancy.hpp);
 // bar.sync releases after the model's barrier latency; wgmma busy for
 // 2*64*N*K / the SM's tensor rate with a completion tail, waited for by
-// wgmma.wait_group. Idle cycles are skipped, not ticked.
+// wgmma.wait_group; bulk and tensor copies (TMA) through the SM's TMA unit
+// (memory_timing::tma_load), the mbarriers they complete remembering when
+// their data lands, and a wait that the engine found complete holding the
+// warp until then (the engine lands copies at once; the model decides
+// when). Idle cycles are skipped, not ticked.
+//
+// Streams: the launches of a run share one time line. A launch starts when
+// the previous launch of its stream has ended (plus the model's launch
+// overhead), so kernels of different streams overlap in time; the engine
+// still runs them one after the other, which is why their shared
+// resources are kept as calendars (HBM: bandwidth_calendar.hpp) and each
+// SM remembers when earlier-simulated kernels held it: a CTA is placed on
+// an SM only while no kernel of another stream holds it (an SM runs one
+// kernel at a time in this model; real SMs may mix two kernels' CTAs).
 #include <cstdint>
 #include <array>
 #include <functional>
@@ -57,7 +70,9 @@ struct line_row {
 struct launch_profile {
     std::string kernel;
     dim3 grid, block;
-    uint64_t cycles = 0;                    // first issue to last result (launch overhead not included)
+    uint64_t start = 0;                     // cycle on the run's time line at which its CTAs could first start
+    uint32_t stream = 0;
+    uint64_t cycles = 0;                    // start to last result (launch overhead not included)
     double launch_overhead_cycles = 0;      // the model's per-kernel overhead, reported beside
     double clock_mhz = 0;
     uint64_t warp_instructions = 0;
@@ -72,7 +87,7 @@ struct launch_profile {
     uint64_t tensor_busy_cycles = 0;        // summed over sub-partitions
     std::map<std::pair<int32_t, uint32_t>, line_profile> lines; // (function id, source position)
     std::vector<line_row> rows;             // `lines` located, at launch end
-    std::vector<std::pair<uint32_t, uint64_t>> cta_spans; // per CTA: SM, start cycle (and end below)
+    std::vector<std::pair<uint32_t, uint64_t>> cta_spans; // per CTA: SM, start cycle on the run's time line (and end below)
     std::vector<uint64_t> cta_ends;
     bool ok = true;
 };
@@ -82,6 +97,8 @@ public:
     explicit timing_model(const models::gpu_model& m);
 
     const std::vector<launch_profile>& launches() const { return profiles_; }
+    // The memory system (its HBM calendar spans the whole run); null before the first launch.
+    const memory_timing* memory() const { return memory_.get(); }
     // (function id, position) to "file:line" of the last launch (valid after it ended).
     const std::function<void(int32_t, uint32_t, fault_report&)>* locate() const { return locate_; }
 
@@ -104,6 +121,7 @@ public:
     void launch_end(const launch_event& e, const launch_result& r) override;
     void access(const access_event& e) override;
     void barrier_release(const barrier_release_event& e) override;
+    void sync(const sync_event& e) override;
 
 private:
     struct warp_timing {
@@ -122,6 +140,7 @@ private:
         uint64_t start = 0;
         size_t index = 0;                        // in cta_spans
         uint32_t first_slot = 0, warps = 0;
+        bool placed = false;                     // false: waiting for an SM (held by another stream's kernel, or full)
     };
     struct sm_timing {
         uint32_t ctas = 0;
@@ -140,7 +159,11 @@ private:
     };
 
     warp_timing& warp_of(const schedule_unit& u);
-    void place(cta_timing& c, uint64_t cta, uint32_t warps_hint);
+    bool place(cta_timing& c, uint32_t warps);
+    void place_pending();
+    bool held_by_other_stream(uint32_t sm, uint64_t t) const;
+    uint64_t next_release(uint64_t t) const;
+    void collect_candidates(std::span<schedule_unit> units);
     void retire_unseen();
     uint64_t earliest(const warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const;
     void complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c);
@@ -162,7 +185,20 @@ private:
     std::vector<const isa::exec_instruction*> next_; // by schedule_unit::index
     std::vector<uint32_t> pcs_;
     std::vector<lane_access> accesses_;
-    uint64_t now_ = 0, pass_ = 0, end_ = 0;
+    // This turn's bulk/tensor copy source reads, the mbarriers it updated,
+    // and when an mbarrier wait it passed may go on.
+    std::vector<lane_access> tma_reads_;
+    std::vector<uint64_t> turn_mbarriers_;
+    uint64_t hold_ = 0;
+    // Per mbarrier (CTA << 24 | offset): when the copies that complete its
+    // transactions have landed, as far as the model knows.
+    std::unordered_map<uint64_t, uint64_t> mbarrier_ready_;
+    std::vector<uint64_t> pending_;              // CTAs seen but not yet placed, oldest first
+    std::map<uint32_t, uint64_t> stream_ready_; // per stream: when its last launch ended
+    // Per SM id: the spans [first CTA start, last CTA end) in which earlier
+    // launches of the run held it.
+    std::vector<std::vector<std::pair<uint64_t, uint64_t>>> held_;
+    uint64_t now_ = 0, pass_ = 0, end_ = 0, start_ = 0;
     bool issued_ = false;
     uint32_t warps_per_cta_ = 1;
     uint64_t resident_warp_cycles_ = 0, active_sm_cycles_ = 0;

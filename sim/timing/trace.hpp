@@ -1,9 +1,9 @@
 #pragma once
-// Pictures of a timed run: a Chrome/Perfetto trace (a track per SM with
-// each CTA as a span, kernels one after another with the model's launch
-// overhead between them, a DRAM-bandwidth counter) and an SVG timeline (SMs
-// down, time across, coloured by kernel) where an SM partition shows at a
-// glance.
+// Pictures of a timed run, on the run's one time line (kernels of different
+// streams side by side): a Chrome/Perfetto trace (a track per SM with each
+// CTA as a span, a track per stream with its kernels, a DRAM-bandwidth
+// counter from the HBM calendar) and an SVG timeline (SMs down, time
+// across, coloured by kernel) where an SM partition shows at a glance.
 #include <string>
 #include <vector>
 
@@ -12,7 +12,7 @@
 
 namespace ptxsim::sim::timing {
 
-std::string chrome_trace(const std::vector<launch_profile>& launches, const models::gpu_model& m);
+std::string chrome_trace(const std::vector<launch_profile>& launches, const models::gpu_model& m, const memory_timing* memory);
 std::string svg_timeline(const std::vector<launch_profile>& launches, const models::gpu_model& m);
 
 } // namespace ptxsim::sim::timing

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "tests/support/test_support.hpp"
 
@@ -90,11 +92,33 @@ TEST(prof_cli, trace_and_svg_show_each_cta_on_its_sm) {
     EXPECT_NE(trace.find("\"name\": \"DRAM GB/s\""), std::string::npos);
     size_t spans = 0;
     for (size_t at = 0; (at = trace.find("\"ph\": \"X\"", at)) != std::string::npos; ++at) ++spans;
-    EXPECT_EQ(spans, 4u); // saxpy's four CTAs
+    EXPECT_EQ(spans, 5u); // saxpy's four CTAs on their SMs, and the kernel on stream 0's track
+    EXPECT_NE(trace.find("\"name\": \"stream 0\""), std::string::npos);
     EXPECT_EQ(svg.rfind("<svg xmlns=", 0), 0u);
-    EXPECT_NE(svg.find("saxpy (4 CTAs on 2 SMs,"), std::string::npos) << svg;
+    EXPECT_NE(svg.find("saxpy (stream 0: 4 CTAs on 2 SMs,"), std::string::npos) << svg;
     EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
     std::filesystem::remove_all(dir);
+}
+
+TEST(prof_cli, streams_run_side_by_side_on_a_20_plus_112_sm_split) {
+    // The committed demo: two GEMMs on stream 1 (SMs 20-131), a copy on stream 2 (SMs 0-19).
+    auto r = run_ptxsim("prof --json '" + std::string(PTXSIM_SOURCE_DIR) + "/kernels/timing/sm_split_20_112.json'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j.size(), 3u);
+    EXPECT_EQ(j[0]["stream"], 1);
+    EXPECT_EQ(j[2]["stream"], 2);
+    EXPECT_EQ(j[0]["start_cycle"], j[2]["start_cycle"]); // the copy starts with the first GEMM
+    EXPECT_GT(j[1]["start_cycle"].get<uint64_t>(), j[0]["end_cycle"].get<uint64_t>()); // the second GEMM after the first
+    EXPECT_GT(j[2]["end_cycle"].get<uint64_t>(), j[1]["start_cycle"].get<uint64_t>()); // the copy still runs beside it
+    std::set<uint32_t> gemm, copy;
+    for (int i : {0, 1})
+        for (const auto& c : j[i]["ctas"]) gemm.insert(c[0].get<uint32_t>());
+    for (const auto& c : j[2]["ctas"]) copy.insert(c[0].get<uint32_t>());
+    EXPECT_EQ(gemm.size(), 112u);
+    EXPECT_EQ(copy.size(), 20u);
+    EXPECT_EQ(*gemm.begin(), 20u);
+    EXPECT_EQ(*copy.rbegin(), 19u);
 }
 
 TEST(prof_cli, bad_input_exits_2_with_the_reason) {
