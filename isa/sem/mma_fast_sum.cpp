@@ -1,6 +1,8 @@
 #include "isa/sem/mma_fast_sum.hpp"
 
+#include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -64,6 +66,24 @@ decoder decoder_for(etype t) {
     }
 }
 
+bool is_fp8(etype t) { return t == etype::e4m3 || t == etype::e5m2; }
+
+// The exact sum of k products of integers held in doubles (each product and
+// every partial sum an integer below 2^53, checked by the caller): four
+// independent sums, since any order gives the same exact result.
+double exact_dot(const double* x, const double* y, uint32_t k) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    uint32_t i = 0;
+    for (; i + 4 <= k; i += 4) {
+        s0 += x[i] * y[i];
+        s1 += x[i + 1] * y[i + 1];
+        s2 += x[i + 2] * y[i + 2];
+        s3 += x[i + 3] * y[i + 3];
+    }
+    for (; i < k; ++i) s0 += x[i] * y[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
 } // namespace
 
 bool compute_fast(const product& p, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d, std::vector<uint8_t>& slow) {
@@ -78,6 +98,37 @@ bool compute_fast(const product& p, const uint64_t* a, const uint64_t* b, const 
     for (uint32_t k = 0; k < p.k; ++k)
         for (uint32_t n = 0; n < p.n; ++n) bt[size_t{n} * p.k + k] = db(b[size_t{k} * p.n + n]);
     slow.assign(size_t{p.m} * p.n, 0);
+    // FP8 inputs have at most 4 significant bits, so each side scaled by
+    // 2^-q, q three below the smallest exponent present, is all integers.
+    // When the largest scaled magnitudes of A and B, times k, stay below
+    // 2^53, every product and partial sum is an exact integer in a double:
+    // the dot product needs no error checks and may be summed in any order,
+    // and one two-sum adds the accumulator. (Data spread over too many
+    // binades, NaN or infinity: the checked route below.)
+    bool integer_route = false;
+    int qa = 0, qb = 0;
+    double back = 1;
+    if (is_fp8(p.a) && is_fp8(p.b)) {
+        auto range = [](const std::vector<double>& v, int& q, double& most) {
+            q = INT32_MAX;
+            most = 0;
+            for (double x : v) {
+                if (!std::isfinite(x)) return false;
+                if (x != 0) q = std::min(q, std::ilogb(x) - 3);
+                most = std::max(most, std::fabs(x));
+            }
+            if (q == INT32_MAX) q = 0;
+            return true;
+        };
+        double amax = 0, bmax = 0;
+        if (range(av, qa, amax) && range(bt, qb, bmax) && std::ldexp(amax, -qa) * std::ldexp(bmax, -qb) * p.k < 0x1p53) {
+            integer_route = true;
+            const double sa = std::ldexp(1.0, -qa), sb = std::ldexp(1.0, -qb); // powers of two: exact products
+            for (double& v : av) v *= sa;
+            for (double& v : bt) v *= sb;
+            back = std::ldexp(1.0, qa + qb);
+        }
+    }
     for (uint32_t r = 0; r < p.m; ++r) {
         const double* row = &av[size_t{r} * p.k];
         for (uint32_t n = 0; n < p.n; ++n) {
@@ -85,13 +136,16 @@ bool compute_fast(const product& p, const uint64_t* a, const uint64_t* b, const 
             const size_t i = size_t{r} * p.n + n;
             double s = dc(c[i]);
             bool exact = true;
-            for (uint32_t k = 0; k < p.k; ++k) {
+            auto add = [&](double t) {
                 // Knuth's two-sum: err is what s + t lost; NaN for non-finite terms.
-                const double t = row[k] * col[k], sum = s + t, z = sum - s;
+                const double sum = s + t, z = sum - s;
                 const double err = (s - (sum - z)) + (t - z);
                 exact &= err == 0;
                 s = sum;
-            }
+            };
+            if (integer_route) add(exact_dot(row, col, p.k) * back); // a power of two: exact
+            else
+                for (uint32_t k = 0; k < p.k; ++k) add(row[k] * col[k]);
             if (!exact) {
                 slow[i] = 1;
                 continue;
