@@ -88,6 +88,7 @@ struct timing_config {
     uint32_t l2_far_latency = 0;
     uint32_t dram_latency = 0;
     uint32_t tma_extra_latency = 0;
+    uint32_t dsmem_latency = 0;     // a load from another CTA's shared memory in the cluster
     uint32_t barrier_latency = 0;
     uint32_t l1_bytes_per_clock = 0;
     uint32_t dram_efficiency_pct = 0;

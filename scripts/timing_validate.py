@@ -17,6 +17,7 @@ row compared with a hardware measurement differs by more than PCT percent
 import argparse
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -81,6 +82,53 @@ def shared(ptxsim, ways):
     return u64s(out["out"])[0] / 256
 
 
+def tma(ptxsim, steps, stride, passes):
+    """Cycles per 128-byte bulk copy + mbarrier wait in the last pass."""
+    rep, out = prof(ptxsim, {
+        "buffers": {"src": {"type": "u8", "count": steps * stride + 128, "init": {"fill": 0}},
+                    "out": {"type": "u64", "count": 8, "init": {"fill": 0}}},
+        "launches": [{"kernel": "tma_latency", "grid": 1, "block": 1,
+                      "args": [{"buffer": "out"}, {"buffer": "src"}, {"u32": steps}, {"u32": stride}, {"u32": passes}]}],
+        "read": ["out"]})
+    return u64s(out["out"])[passes - 1] / steps
+
+
+def model_value(model, section, key):
+    with open(os.path.join(ROOT, "models", model + ".json")) as f:
+        text = re.sub(r"^\s*//.*$", "", f.read(), flags=re.M)
+    return json.loads(text)[section][key]["value"]
+
+
+def wgmma(ptxsim, kind, steps=64):
+    """Percent of the SM's dense tensor rate one warpgroup reaches."""
+    rep, out = prof(ptxsim, {
+        "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
+        "launches": [{"kernel": f"wgmma_{kind}_throughput", "grid": 1, "block": 128,
+                      "args": [{"buffer": "out"}, {"u32": steps}]}],
+        "read": ["out"]})
+    k = 16 if kind == "f16" else 32
+    flops = 2 * 64 * 128 * k * 4 * steps
+    rate = model_value("h800", "sm", "mma_dense_bf16_flop_per_clock" if kind == "f16" else "mma_dense_fp8_flop_per_clock")
+    return 100 * flops / (u64s(out["out"])[0] * rate)
+
+
+def dsmem(ptxsim, steps=256):
+    rep, out = prof(ptxsim, {
+        "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
+        "launches": [{"kernel": "dsmem_chase", "grid": 2, "block": 64, "args": [{"buffer": "out"}, {"u32": steps}]}],
+        "read": ["out"]})
+    return u64s(out["out"])[0] / steps
+
+
+def launches(ptxsim, n=20):
+    """Microseconds per empty kernel launched n times on one stream."""
+    rep, _ = prof(ptxsim, {"buffers": {},
+                           "launches": [{"kernel": "empty", "grid": 1, "block": 32, "args": []} for _ in range(n)]})
+    m = rep[0]["metrics"]
+    cycles_per_us = m["gpc__cycles_elapsed.max"] / m["gpu__time_duration.sum"] * 1e3
+    return (rep[-1]["end_cycle"] - rep[0]["end_cycle"]) / (n - 1) / cycles_per_us
+
+
 def stream(ptxsim, model, n=4 << 20):
     rep, _ = prof(ptxsim, {
         "buffers": {"a": {"type": "f32", "count": n, "init": {"fill": 1}}, "b": {"type": "f32", "count": n, "init": {"fill": 0}}},
@@ -111,6 +159,19 @@ def main():
                      "HPMLL h800_pcie curve, 271 at 22 MB to 498 at 51 MB, interpolated"))
         rows.append(("pointer chase in DRAM (64 MB, first pass), cycles per load", chase(a.ptxsim, 524288, passes=1), 623.5, "",
                      "HPMLL h800_pcie, 592-655"))
+    rows.append(("TMA bulk copy from L2 (1 MB, second pass), cycles each", tma(a.ptxsim, 8192, 128, 2), 366.5, "",
+                 "HPMLL h800_pcie tma_lat_random, 364-369"))
+    if not a.quick:
+        rows.append(("TMA bulk copy from DRAM (64 MB, first pass), cycles each", tma(a.ptxsim, 16384, 4096, 1), 756.5, "",
+                     "HPMLL h800_pcie tma_lat_random, 752-761"))
+    rows.append(("wgmma m64n128k16 f16, zero data, % of the SM's peak", wgmma(a.ptxsim, "f16"), 96.3, "",
+                 "Luo et al. IPDPS'24 (secondary transcription, unconfirmed), H800 PCIe"))
+    rows.append(("wgmma m64n128k32 e4m3, zero data, % of the SM's peak", wgmma(a.ptxsim, "e4m3"), 95.7, "",
+                 "Luo et al.: 1448 of 1513 TOPS (unconfirmed), H800 PCIe"))
+    rows.append(("distributed shared memory, dependent loads (cluster of 2), cycles each", dsmem(a.ptxsim), 181.0, "",
+                 "HPMLL h800_pcie DSM OneToAll, 181 (180-213 for clusters of 3-16)"))
+    rows.append(("launch overhead, empty kernels on one stream, us each", launches(a.ptxsim), 2.5, "",
+                 "RRZE gpu-small-kernels on H200 (derived; also the model's own input: checks the mechanism)"))
     rows.append(("shared memory, dependent loads, cycles each", shared(a.ptxsim, 1), 29.0, "", "Luo et al. IPDPS'24, 29.0"))
     for ways in (2, 4, 8, 16, 32):
         rows.append((f"shared memory, {ways}-way bank conflict, cycles each", shared(a.ptxsim, ways), None, "", "no published figure"))

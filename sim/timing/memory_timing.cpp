@@ -53,7 +53,9 @@ uint64_t memory_timing::shared_access(uint64_t now, const std::vector<lane_acces
     c_.shared_wavefronts += wavefronts;
     c_.shared_ideal_wavefronts += std::max<uint64_t>(1, (bytes + 127) / 128);
     extra_ = static_cast<uint32_t>(wavefronts - 1);
-    return now + t_.shared_latency + (wavefronts - 1);
+    // Another CTA's shared memory goes over the SM-to-SM network of the GPC.
+    const bool remote = std::any_of(lanes.begin(), lanes.end(), [](const lane_access& a) { return a.remote; });
+    return now + (remote ? t_.dsmem_latency : t_.shared_latency) + (wavefronts - 1);
 }
 
 // The distinct 32-byte sectors the lanes touch, in address order (a warp's

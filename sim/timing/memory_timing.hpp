@@ -23,6 +23,7 @@ struct lane_access {
     uint64_t address = 0; // global: the address; shared: the offset in the CTA's shared memory
     uint32_t size = 0;
     bool shared = false, store = false, atomic = false;
+    bool remote = false;   // shared: another CTA's of the cluster (distributed shared memory)
     bool constant = false; // .const or kernel .param: the constant cache, at the L1's latency
 };
 

@@ -377,6 +377,7 @@ void timing_model::access(const access_event& e) {
     }
     lane_access a;
     a.shared = e.space == isa::space::shared;
+    a.remote = a.shared && e.owner != e.site.cta;
     a.address = a.shared ? e.offset : e.address;
     a.size = e.size;
     a.constant = e.space == isa::space::const_ || e.space == isa::space::param;

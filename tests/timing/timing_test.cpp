@@ -69,6 +69,7 @@ timed run(const std::string& body, uint32_t grid = 1, uint32_t block = 32, std::
     o.sms = std::move(sms);
     auto r = dev.launch(*k, {grid}, {block}, 0, params, o, d);
     t.ok = r.ok;
+    if (r.fault) ADD_FAILURE() << r.fault->format();
     t.words.resize(1024);
     dev.read(buf, t.words.data(), 8192);
     EXPECT_EQ(model.launches().size(), 1u);
@@ -136,6 +137,31 @@ TEST(timing, bar_sync_holds_warps_and_releases_after_the_barrier_latency) {
     ASSERT_TRUE(t.ok);
     EXPECT_GT(t.p.stall_cycles[static_cast<int>(sim::timing::stall::barrier)], 0u);
     EXPECT_GE(t.p.cycles, 32u * h800().timing.fma_latency + h800().timing.barrier_latency);
+}
+
+TEST(timing, a_bulk_copy_waited_on_an_mbarrier_takes_the_l2_latency_plus_the_tma_unit) {
+    // clock64 around one 128-byte cp.async.bulk and its mbarrier wait; the
+    // line was brought into the L2 by an earlier copy of it. The copy lands
+    // l2_near_latency + tma_extra_latency after it issues; the wait's
+    // predicate is ready then, and the clock64 after it a few issues later.
+    const std::string copy_and_wait =
+        "mbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [bar], 128;\n"
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [sbuf], [%rd1], 128, [bar];\n"
+        "W%=: mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], %r7;\n@!%p1 bra W%=;\nxor.b32 %r7, %r7, 1;\n";
+    auto numbered = [&](int i) {
+        std::string s = copy_and_wait;
+        for (size_t at; (at = s.find("%=")) != std::string::npos;) s.replace(at, 2, std::to_string(i));
+        return s;
+    };
+    auto t = run(".shared .align 8 .b64 bar;\n" + load_buf + "mbarrier.init.shared::cta.b64 [bar], 1;\nmov.u32 %r7, 0;\n" + numbered(1) +
+                 "mov.u64 %rd2, %clock64;\n" + numbered(2) +
+                 "mov.u64 %rd3, %clock64;\nsub.u64 %rd4, %rd3, %rd2;\nst.global.u64 [%rd1+4096], %rd4;\n",
+                 1, 1); // one thread, as the mbarrier expects one arrival
+    ASSERT_TRUE(t.ok);
+    const auto& m = h800().timing;
+    const uint64_t cycles = t.words[512];
+    EXPECT_GE(cycles, m.l2_near_latency + m.tma_extra_latency);
+    EXPECT_LE(cycles, m.l2_near_latency + m.tma_extra_latency + 16) << "more than the few issues around the copy";
 }
 
 TEST(timing, a_launch_restricted_to_some_sms_uses_only_those) {
