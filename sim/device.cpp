@@ -1,4 +1,5 @@
 #include "sim/device.hpp"
+#include "sim/register_estimate.hpp"
 
 #include "isa/sem/registry.hpp"
 
@@ -390,6 +391,8 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
             return bad;
         }
     uint32_t registers = options.registers_per_thread ? options.registers_per_thread : code->maxnreg;
+    const bool estimated = !registers && options.estimate_registers;
+    if (estimated) registers = estimate_registers(*code);
     if (model_.sm.max_registers_per_thread && registers > model_.sm.max_registers_per_thread) {
         d.error(*m.ast.source, k.function->pos, fmt::format("{} registers per thread: the modelled GPU allows at most {}", registers,
                                model_.sm.max_registers_per_thread));
@@ -429,6 +432,7 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
         req.envreg[2] = static_cast<uint32_t>(grid_barrier);
     }
     req.registers_per_thread = registers;
+    req.registers_estimated = estimated;
     if (!registers && block.count()) { // unknown: the most one CTA could have, a multiple of 8, at most 255
         req.registers_per_thread = static_cast<uint32_t>(std::min<uint64_t>(
             255 / 8 * 8, model_.sm.registers_per_sm / (((block.count() + 31) / 32) * 32) / 8 * 8));

@@ -2002,7 +2002,10 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
         event.occupancy = &req.occupancy;
         event.sms = &req.options.sms;
         event.stream = req.options.stream;
-        event.registers_per_thread = req.options.registers_per_thread ? req.options.registers_per_thread : req.kernel->maxnreg;
+        event.registers_per_thread = req.registers_estimated ? req.registers_per_thread
+                                     : req.options.registers_per_thread ? req.options.registers_per_thread
+                                                                        : req.kernel->maxnreg;
+        event.registers_estimated = req.registers_estimated;
         event.locate = &req.locate;
         event.stop = &stop;
         obs->launch_begin(event);

@@ -67,6 +67,7 @@ struct launch_request {
     // the launch's registers_per_thread, else the kernel's .maxnreg, else
     // the most a CTA of this size could hold alone on an SM (device.cpp).
     uint32_t registers_per_thread = 0;
+    bool registers_estimated = false; // registers_per_thread is estimate_registers()'s (launch_options::estimate_registers)
     // %envreg0..31: the launch environment; the driver sets 1 and 2 (the
     // grid-barrier address, high and low halves) for cooperative launches.
     std::array<uint32_t, 32> envreg{};

@@ -248,6 +248,7 @@ struct launch_event {
     const models::occupancy* occupancy = nullptr;
     const std::vector<uint32_t>* sms = nullptr; // empty: every SM of the model
     uint32_t registers_per_thread = 0; // as the launch gave them (0: not known)
+    bool registers_estimated = false;  // ... estimated from the PTX (launch_options::estimate_registers)
     uint32_t stream = 0;               // launch_options::stream
     // PTX file:line (and CUDA file:line from .loc) of an event_site, into
     // the location fields of a fault_report. Valid until launch end returns.

@@ -26,6 +26,10 @@ struct launch_options {
     // (ptxas -v reports it); 0: the kernel's .maxnreg, and when it has none
     // registers do not limit residency (PTX does not say how many ptxas will use).
     uint32_t registers_per_thread = 0;
+    // When neither registers_per_thread nor .maxnreg says: estimate them from
+    // the PTX (sim/register_estimate.hpp) for occupancy, as ptxsim prof does
+    // when ptxas is not found; launch_event::registers_estimated says so.
+    bool estimate_registers = false;
     uint32_t stack_bytes = 1024;                    // per-thread alloca stack (CUDA's default cudaLimitStackSize)
     // As cudaLaunchCooperativeKernel: every CTA must be resident at once, and
     // %envreg1:%envreg2 point at the grid-barrier word that grid.sync() uses.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <unistd.h>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "models/model.hpp"
@@ -32,15 +33,17 @@ void registers_from_ptxas(sim::launch_file& f) {
     if (!missing) return;
     const std::string ptxas = sim::timing::find_ptxas();
     if (ptxas.empty()) {
-        std::cerr << "ptxsim prof: note: ptxas not found: registers per thread come from the launch file's "
-                     "\"registers_per_thread\" or the kernel's .maxnreg, else they do not limit occupancy\n";
+        std::cerr << "ptxsim prof: warning: ptxas not found: registers per thread come from the launch file's "
+                     "\"registers_per_thread\" or the kernel's .maxnreg, else from an estimate from the PTX (the most "
+                     "32-bit registers live at once; 25% from ptxas on average): occupancy may differ from the GPU's\n";
         return;
     }
     std::map<std::string, uint32_t> regs;
     for (const auto& module : f.modules) {
+        if (!std::filesystem::exists(module)) continue; // the run says so
         std::string why;
         for (const auto& [name, n] : sim::timing::ptxas_registers(ptxas, module, why)) regs.emplace(name, n);
-        if (!why.empty()) std::cerr << "ptxsim prof: note: " << why << "; its kernels' registers are not known\n";
+        if (!why.empty()) std::cerr << "ptxsim prof: warning: " << why << "; its kernels' registers are estimated from the PTX\n";
     }
     for (auto& l : f.launches)
         if (l.registers_per_thread == 0)
@@ -147,9 +150,15 @@ int cmd_prof(const std::vector<std::string>& args) {
     s.options.max_warp_instructions = budget;
     s.options.observer = &timing;
     s.options.schedule = &timing;
+    s.options.estimate_registers = true; // where neither the launch file, ptxas nor .maxnreg says
     std::ostringstream run_out;
     const int status = sim::run_launch_file(dev, *file, s, json ? run_out : std::cout, std::cerr);
     if (timing.launches().empty()) return status;
+    std::set<std::string> warned;
+    for (const auto& p : timing.launches())
+        if (p.registers_estimated && warned.insert(p.kernel).second)
+            std::cerr << fmt::format("ptxsim prof: warning: {}: {} registers per thread estimated from the PTX, not ptxas\n", p.kernel,
+                                     p.registers_per_thread);
     if (!trace_path.empty() && !write_whole(trace_path, sim::timing::chrome_trace(timing.launches(), *model, timing.memory()))) {
         std::cerr << fmt::format("ptxsim prof: --trace: cannot write '{}'\n", trace_path);
         return exit_usage;

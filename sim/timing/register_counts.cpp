@@ -21,7 +21,7 @@ std::string quoted(const std::string& s) {
 } // namespace
 
 std::string find_ptxas() {
-    if (const char* p = std::getenv("PTXAS"); p && *p && std::filesystem::exists(p)) return p;
+    if (const char* p = std::getenv("PTXAS"); p && *p) return std::filesystem::exists(p) ? p : ""; // named: that one or none
     if (std::filesystem::exists("/usr/local/cuda/bin/ptxas")) return "/usr/local/cuda/bin/ptxas";
     if (const char* path = std::getenv("PATH")) {
         std::stringstream dirs(path);

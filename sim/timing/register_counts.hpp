@@ -7,8 +7,9 @@
 
 namespace ptxsim::sim::timing {
 
-// The ptxas to ask: $PTXAS, else /usr/local/cuda/bin/ptxas, else ptxas on
-// PATH; empty when there is none.
+// The ptxas to ask: $PTXAS when set (empty when it names no file, so
+// PTXAS=none turns ptxas off), else /usr/local/cuda/bin/ptxas, else ptxas
+// on PATH; empty when there is none.
 std::string find_ptxas();
 
 // Entry name -> registers per thread from `ptxas -arch=<the module's

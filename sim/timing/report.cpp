@@ -70,7 +70,9 @@ void print_text(std::ostream& out, const launch_profile& p, const models::gpu_mo
     out << fmt::format("  warp-instructions {}  IPC {:.2f} per active SM\n", p.warp_instructions, ipc);
     out << fmt::format("  occupancy: theoretical {:.1f}% ({} CTAs/SM, limited by {}), achieved {:.1f}%{}\n",
                        100 * p.occupancy.theoretical, p.occupancy.ctas_per_sm, p.occupancy.limiting_names(), 100 * p.achieved_occupancy,
-                       p.registers_per_thread ? "" : "  [registers per thread unknown: give \"registers_per_thread\" (ptxas -v)]");
+                       !p.registers_per_thread  ? "  [registers per thread unknown: give \"registers_per_thread\" (ptxas -v)]"
+                       : p.registers_estimated ? fmt::format("  [{} registers per thread estimated from the PTX]", p.registers_per_thread)
+                                               : std::string());
     out << "\n  metric                                                         value\n";
     for (const auto& [name, value] : metrics_of(p, m))
         out << fmt::format("  {:<62} {}\n", name, value == double(uint64_t(value)) ? fmt::format("{}", uint64_t(value))
@@ -108,6 +110,7 @@ std::string to_json(const std::vector<launch_profile>& launches, const models::g
         j["start_cycle"] = p.start; // on the run's time line
         j["end_cycle"] = p.start + p.cycles;
         j["occupancy_limited_by"] = p.occupancy.limiting_names();
+        j["registers_source"] = p.registers_estimated ? "estimate" : p.registers_per_thread ? "known" : "unknown";
         nlohmann::ordered_json metrics;
         for (const auto& [name, value] : metrics_of(p, m)) metrics[name] = value;
         j["metrics"] = metrics;

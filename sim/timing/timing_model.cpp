@@ -66,6 +66,7 @@ void timing_model::launch_begin(const launch_event& e) {
     cur_->clock_mhz = m_.clock_mhz;
     cur_->launch_overhead_cycles = m_.timing.launch_overhead_ns * 1e-3 * m_.clock_mhz;
     cur_->registers_per_thread = e.registers_per_thread;
+    cur_->registers_estimated = e.registers_estimated;
     if (e.occupancy) cur_->occupancy = *e.occupancy;
     sm_ids_.clear();
     if (e.sms && !e.sms->empty()) sm_ids_ = *e.sms;

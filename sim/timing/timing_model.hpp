@@ -81,6 +81,7 @@ struct launch_profile {
     models::occupancy occupancy;            // theoretical
     double achieved_occupancy = 0;          // mean resident warps per active SM-cycle / the maximum
     uint32_t registers_per_thread = 0;      // 0: not known (registers did not limit residency)
+    bool registers_estimated = false;       // from the PTX, not ptxas (sim/register_estimate.hpp)
     uint64_t stall_cycles[static_cast<int>(stall::count)] = {};
     uint64_t pipe_instructions[static_cast<int>(pipe::count)] = {};
     memory_counters memory;

@@ -56,10 +56,10 @@ std::string slurp(const std::string& path) {
 }
 } // namespace
 
-run_result run_ptxsim(const std::string& args) {
+run_result run_ptxsim(const std::string& args, const std::string& env) {
     static int counter = 0;
     std::string base = fmt::format("{}/ptxsim_test_{}_{}", std::filesystem::temp_directory_path().string(), getpid(), counter++);
-    std::string cmd = fmt::format("'{}' {} >'{}.out' 2>'{}.err' </dev/null", PTXSIM_BINARY, args, base, base);
+    std::string cmd = fmt::format("{} '{}' {} >'{}.out' 2>'{}.err' </dev/null", env, PTXSIM_BINARY, args, base, base);
     int rc = std::system(cmd.c_str());
     run_result r;
     r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;

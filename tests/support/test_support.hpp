@@ -31,7 +31,7 @@ struct run_result {
     std::string out, err;
 };
 // Runs the built ptxsim with `args` (shell-quoted by the caller).
-run_result run_ptxsim(const std::string& args);
+run_result run_ptxsim(const std::string& args, const std::string& env = ""); // env: "NAME=value ..." for the command
 
 // Path of a tool (ptxas) or empty when it is not installed.
 std::string find_tool(const std::string& name);

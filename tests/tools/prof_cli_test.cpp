@@ -121,6 +121,15 @@ TEST(prof_cli, streams_run_side_by_side_on_a_20_plus_112_sm_split) {
     EXPECT_EQ(*copy.rbegin(), 19u);
 }
 
+TEST(prof_cli, without_ptxas_registers_are_estimated_from_the_ptx_with_a_warning) {
+    auto r = run_ptxsim("prof --lines 0 --json '" + saxpy + "'", "PTXAS=none");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("ptxsim prof: warning: ptxas not found"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ptxsim prof: warning: saxpy: 16 registers per thread estimated from the PTX, not ptxas"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.out.find("\"registers_source\": \"estimate\""), std::string::npos);
+}
+
 TEST(prof_cli, bad_input_exits_2_with_the_reason) {
     auto nowhere = run_ptxsim("prof --trace /nonexistent/dir/t.json '" + saxpy + "'");
     EXPECT_EQ(nowhere.status, 2);
