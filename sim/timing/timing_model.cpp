@@ -294,8 +294,7 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
     for (;;) {
         place_pending();
         collect_candidates(units);
-        first = UINT64_MAX;
-        for (const auto& c : candidates_) first = std::min(first, c.earliest);
+        first = refresh_due();
         // A CTA waiting for an SM that another stream's kernel releases
         // before anything here can issue is placed when it is released.
         const uint64_t release = pending_.empty() ? UINT64_MAX : next_release(now_);
@@ -340,15 +339,53 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
 
 // The warps of placed CTAs that have an instruction to issue, with the
 // earliest cycle each could issue it.
+//
+// A warp's earliest cycle only moves later until it issues (its registers'
+// ready times and next issue change only then, or at a barrier release,
+// which forget it; the pipes it waits for only get busier), so one that
+// was not due stays a lower bound: it is reused while it lies ahead of
+// now, and worked out again when it may be due (refresh_due).
 void timing_model::collect_candidates(std::span<schedule_unit> units) {
     candidates_.clear();
     for (const auto& u : units) {
-        if (!u.next || !ctas_.at(u.cta).placed) continue;
-        warp_timing& w = warp_of(u);
-        stall why;
-        const uint64_t e = earliest(w, *u.next, class_of(*u.next), why);
-        candidates_.push_back({u.index, &w, e, why});
+        if (!u.next) continue;
+        warp_timing* w = nullptr;
+        if (auto it = warps_.find(u.cta * 64 + u.warp); it != warps_.end()) w = &it->second;
+        else if (ctas_.at(u.cta).placed) w = &warp_of(u);
+        else continue;
         next_[u.index] = u.next;
+        if (w->cached_ins == u.next && w->cached_earliest > now_) {
+            candidates_.push_back({u.index, w, w->cached_earliest, w->cached_why, true});
+            continue;
+        }
+        stall why;
+        const uint64_t e = earliest(*w, *u.next, class_of(*u.next), why);
+        w->cached_ins = u.next;
+        w->cached_earliest = e;
+        w->cached_why = why;
+        candidates_.push_back({u.index, w, e, why, false});
+    }
+}
+
+// The first cycle a candidate can issue; a reused lower bound that would
+// set it is worked out again first, so that time never moves to a cycle in
+// which no warp can issue.
+uint64_t timing_model::refresh_due() {
+    for (;;) {
+        uint64_t first = UINT64_MAX;
+        for (const auto& c : candidates_) first = std::min(first, c.earliest);
+        bool again = false;
+        for (auto& c : candidates_)
+            if (c.reused && c.earliest <= std::max(first, now_)) {
+                stall why;
+                c.earliest = earliest(*c.w, *next_[c.index], class_of(*next_[c.index]), why);
+                c.why = why;
+                c.reused = false;
+                c.w->cached_earliest = c.earliest;
+                c.w->cached_why = why;
+                again = true;
+            }
+        if (!again) return first;
     }
 }
 
@@ -394,6 +431,7 @@ void timing_model::barrier_release(const barrier_release_event& e) {
     for (uint32_t k = 0; k < it->second.warps; ++k)
         if (auto w = warps_.find(e.cta * 64 + k); w != warps_.end()) {
             w->second.next_issue = std::max(w->second.next_issue, now_ + m_.timing.barrier_latency);
+            w->second.cached_ins = nullptr;
             w->second.after_barrier = true;
         }
 }
@@ -419,6 +457,7 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     if (!cur_ || !ran || u.index >= next_.size() || !next_[u.index]) return;
     const isa::exec_instruction& ins = *next_[u.index];
     warp_timing& w = warp_of(u);
+    w.cached_ins = nullptr; // it issued: its earliest cycle is new
     const issue_class& c = class_of(ins);
     if (!chosen_[u.index]) return;
     const stall why = static_cast<stall>(chosen_[u.index] - 1);

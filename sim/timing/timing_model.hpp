@@ -134,6 +134,10 @@ private:
         uint64_t open_group = 0;                 // wgmma completion of the uncommitted group
         std::vector<uint64_t> groups;            // committed wgmma groups' completion cycles, oldest first
         uint64_t last_issue = 0;
+        // collect_candidates' lower bound of its earliest issue for cached_ins.
+        const isa::exec_instruction* cached_ins = nullptr;
+        uint64_t cached_earliest = 0;
+        stall cached_why = stall::not_selected;
     };
     struct cta_timing {
         uint32_t sm = 0;
@@ -157,6 +161,7 @@ private:
         warp_timing* w;
         uint64_t earliest;
         stall why;
+        bool reused;            // earliest is a remembered lower bound (collect_candidates)
     };
 
     warp_timing& warp_of(const schedule_unit& u);
@@ -165,6 +170,7 @@ private:
     bool held_by_other_stream(uint32_t sm, uint64_t t) const;
     uint64_t next_release(uint64_t t) const;
     void collect_candidates(std::span<schedule_unit> units);
+    uint64_t refresh_due();
     void retire_unseen();
     uint64_t earliest(const warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const;
     void complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c);
