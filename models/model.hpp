@@ -53,6 +53,7 @@ struct shared_memory_config {
 struct l2_config {
     uint64_t size_bytes = 0;
     uint32_t partitions = 0;
+    double bandwidth_bytes_per_s = 0; // sectors served (hits and misses) by all slices together
 };
 
 struct dram_config {

@@ -129,6 +129,19 @@ def launches(ptxsim, n=20):
     return (rep[-1]["end_cycle"] - rep[0]["end_cycle"]) / (n - 1) / cycles_per_us
 
 
+def l2_bandwidth(ptxsim, model, passes=16):
+    """TB/s of reads that hit the L2 (4 MB, every SM full, each pass another SM's chunk)."""
+    grid = 132 * 8
+    n = grid * 1024
+    rep, _ = prof(ptxsim, {
+        "buffers": {"a": {"type": "f32", "count": n, "init": {"fill": 1}},
+                    "out": {"type": "f32", "count": grid * 256}},
+        "launches": [{"kernel": "l2_read", "grid": grid, "block": 256,
+                      "args": [{"buffer": "out"}, {"buffer": "a"}, {"u32": n}, {"u32": p}]} for p in (1, passes)]}, model)
+    seconds = rep[1]["metrics"]["gpu__time_duration.sum"] * 1e-9
+    return 4 * n * passes / seconds / 1e12
+
+
 def stream(ptxsim, model, n=4 << 20):
     rep, _ = prof(ptxsim, {
         "buffers": {"a": {"type": "f32", "count": n, "init": {"fill": 1}}, "b": {"type": "f32", "count": n, "init": {"fill": 0}}},
@@ -176,6 +189,8 @@ def main():
     for ways in (2, 4, 8, 16, 32):
         rows.append((f"shared memory, {ways}-way bank conflict, cycles each", shared(a.ptxsim, ways), None, "", "no published figure"))
     if not a.quick:
+        rows.append(("L2 read bandwidth, 4 MB, H200 model, TB/s", l2_bandwidth(a.ptxsim, "h200"), 13.5, "",
+                     "RRZE gpu-l2-cache/h200.txt, 13.5 at 1.5 MB (also the model's input: checks the mechanism)"))
         rows.append(("STREAM scale, 2 x 16 MB, H200 model, GB/s", stream(a.ptxsim, "h200"), 3165.0, "",
                      "RRZE gpu-stream on H200 (scale 3165)"))
         rows.append(("STREAM scale, 2 x 16 MB, H800 model, GB/s", stream(a.ptxsim, "h800"), None, "",

@@ -14,10 +14,10 @@ void memory_timing::begin_launch(uint32_t sms, uint64_t l1_bytes) {
 }
 
 namespace {
-// The HBM calendar's resolution: fine beside a DRAM latency of ~600 cycles,
+// The bandwidth calendars' resolution: fine beside L2 and DRAM latencies,
 // coarse enough that a long run's calendar stays small (a simulation
 // setting, not a property of the GPU).
-constexpr uint32_t dram_bucket_cycles = 32;
+constexpr uint32_t calendar_bucket_cycles = 32;
 
 double dram_bytes_per_cycle(const models::gpu_model& m) {
     return m.dram.bandwidth_bytes_per_s * (m.timing.dram_efficiency_pct / 100.0) / (m.clock_mhz * 1e6);
@@ -25,7 +25,8 @@ double dram_bytes_per_cycle(const models::gpu_model& m) {
 } // namespace
 
 memory_timing::memory_timing(const models::gpu_model& m)
-    : t_(m.timing), l2_(m.l2.size_bytes), dram_(dram_bytes_per_cycle(m), dram_bucket_cycles) {}
+    : t_(m.timing), l2_(m.l2.size_bytes), dram_(dram_bytes_per_cycle(m), calendar_bucket_cycles),
+      l2_bandwidth_(m.l2.bandwidth_bytes_per_s / (m.clock_mhz * 1e6), calendar_bucket_cycles) {}
 
 // Near while the L2's contents fit in one partition (each SM's data is
 // served from the partition beside it), then rising linearly to the far
@@ -72,6 +73,8 @@ std::vector<uint64_t> memory_timing::sectors_of(const std::vector<lane_access>& 
 
 uint64_t memory_timing::from_l2(uint64_t addr, uint64_t now, bool store) {
     ++c_.l2_sectors;
+    // The L2's slices together serve the model's bandwidth: past it, sectors queue.
+    now = static_cast<uint64_t>(l2_bandwidth_.reserve(now, sector_cache::sector_bytes));
     const uint64_t l2 = l2_latency();
     if (l2_.access(addr)) {
         ++c_.l2_hits;

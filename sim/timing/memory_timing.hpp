@@ -72,6 +72,7 @@ private:
     std::vector<double> tma_free_; // per SM: when its TMA unit has filled shared memory with the copies before
     sector_cache l2_;
     bandwidth_calendar dram_;
+    bandwidth_calendar l2_bandwidth_; // every sector the L2 serves, hit or miss
     uint32_t extra_ = 0;
     memory_counters c_;
 };
