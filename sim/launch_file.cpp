@@ -658,20 +658,30 @@ uint32_t type_bytes(const std::string& type) {
     return t ? t->bytes : 0;
 }
 
-uint64_t encode_value(const std::string& type, double v) {
-    const type_info* t = find_type(type);
-    if (!t) return 0;
-    if (type == "f64") {
+namespace {
+
+// encode_value for a known type (the per-element loops of initial_contents
+// look the type up once).
+uint64_t encode(const type_info& t, double v) {
+    const std::string_view name = t.name;
+    if (name == "f64") {
         uint64_t b;
         std::memcpy(&b, &v, 8);
         return b;
     }
-    if (type == "f32") return round_to_format(v, 8, 23);
-    if (type == "f16") return round_to_format(v, 5, 10);
-    if (type == "bf16") return round_to_format(v, 8, 7);
+    if (name == "f32") return round_to_format(v, 8, 23);
+    if (name == "f16") return round_to_format(v, 5, 10);
+    if (name == "bf16") return round_to_format(v, 8, 7);
     // Integers: values are whole numbers in range (checked by the caller's data).
-    if (t->is_signed) return static_cast<uint64_t>(static_cast<int64_t>(v));
+    if (t.is_signed) return static_cast<uint64_t>(static_cast<int64_t>(v));
     return v < 0 ? static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
+}
+
+} // namespace
+
+uint64_t encode_value(const std::string& type, double v) {
+    const type_info* t = find_type(type);
+    return t ? encode(*t, v) : 0;
 }
 
 double decode_value(const std::string& type, uint64_t bits) {
@@ -701,10 +711,10 @@ std::optional<std::vector<uint8_t>> initial_contents(const buffer_spec& b, parse
     case buffer_spec::init_kind::none: break; // left as zeros; initcheck will see it as never written
     case buffer_spec::init_kind::structure: break; // written by the runner once every buffer has its address
     case buffer_spec::init_kind::fill:
-        for (uint64_t i = 0; i < b.count; ++i) put(i, encode_value(b.type, b.fill));
+        for (uint64_t i = 0; i < b.count; ++i) put(i, encode(*t, b.fill));
         break;
     case buffer_spec::init_kind::iota:
-        for (uint64_t i = 0; i < b.count; ++i) put(i, encode_value(b.type, b.start + b.step * static_cast<double>(i)));
+        for (uint64_t i = 0; i < b.count; ++i) put(i, encode(*t, b.start + b.step * static_cast<double>(i)));
         break;
     case buffer_spec::init_kind::random: {
         uint64_t state = b.seed;
@@ -712,7 +722,7 @@ std::optional<std::vector<uint8_t>> initial_contents(const buffer_spec& b, parse
             uint64_t r = splitmix64(state);
             if (t->is_float) {
                 double u = static_cast<double>(r >> 11) * 0x1.0p-53; // [0, 1)
-                put(i, encode_value(b.type, b.min + (b.max - b.min) * u));
+                put(i, encode(*t, b.min + (b.max - b.min) * u));
             } else {
                 // Integers uniform in [min, max] by modulo (documented; the bias is below 2^-32 for small ranges).
                 auto lo = static_cast<int64_t>(std::ceil(b.min)), hi = static_cast<int64_t>(std::floor(b.max));

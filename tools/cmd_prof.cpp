@@ -94,7 +94,7 @@ int cmd_prof(const std::vector<std::string>& args) {
     opts.add_options()("file", po::value(&files), "launch file")(
         "model", po::value(&model_name), "the GPU: h800 (default), h100, h200, or a model file's path")(
         "json", po::bool_switch(&json), "print the report as JSON (every metric, every source line, each CTA's SM and cycles)")(
-        "trace", po::value(&trace_path), "write a Chrome/Perfetto trace to FILE: a track per SM, CTAs as spans, a DRAM counter")(
+        "trace", po::value(&trace_path), "write a Chrome/Perfetto trace to FILE: a track per SM (CTAs as spans), a track per stream, an HBM counter")(
         "svg", po::value(&svg_path), "write the timeline to FILE as SVG: SMs down, time across, coloured by kernel")(
         "lines", po::value(&lines), "source lines in the text report, most cycles first (default 10; 0: none)")(
         "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)");
@@ -109,9 +109,11 @@ int cmd_prof(const std::vector<std::string>& args) {
         "occupancy with the limiting resource, stall reasons, L1/L2 hit rates, DRAM\n"
         "bytes, shared-memory bank conflicts, tensor-pipe use and the source lines that\n"
         "took the most cycles, under Nsight Compute's metric names. A launch's \"sms\"\n"
-        "(a count or a list of SM ids) restricts it to those SMs. Registers per thread\n"
-        "come from the launch's \"registers_per_thread\", else from ptxas -v when the\n"
-        "CUDA toolkit is found ($PTXAS, /usr/local/cuda/bin, PATH), else .maxnreg.\n\n"
+        "(a count or a list of SM ids) restricts it to those SMs; launches on different\n"
+        "\"stream\"s overlap in time. Registers per thread come from the launch's\n"
+        "\"registers_per_thread\", else from ptxas -v when the CUDA toolkit is found\n"
+        "($PTXAS, /usr/local/cuda/bin, PATH; PTXAS=none: not used), else .maxnreg,\n"
+        "else an estimate from the PTX (with a warning).\n\n"
         "exit status: 0 ok, 1 kernel fault or mismatch, 2 bad input";
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;
     if (files.size() != 1) {

@@ -53,35 +53,103 @@ float from_bits32(uint32_t b) {
     return f;
 }
 
-// A decoder for one element type, or null when it has no fast route.
-using decoder = double (*)(uint64_t);
-decoder decoder_for(etype t) {
+bool has_fast_route(etype t) {
+    return t == etype::f16 || t == etype::bf16 || t == etype::tf32 || t == etype::e4m3 || t == etype::e5m2;
+}
+
+// The values of n raw elements of type t (has_fast_route), as doubles.
+void decode(etype t, const uint64_t* in, size_t n, double* out) {
+    auto through = [&](const float* table, uint64_t mask) {
+        for (size_t i = 0; i < n; ++i) out[i] = table[in[i] & mask];
+    };
     switch (t) {
-    case etype::f16: f16_table(); return [](uint64_t v) { return static_cast<double>(f16_table().v[v & 0xFFFF]); };
-    case etype::bf16: return [](uint64_t v) { return static_cast<double>(from_bits32(static_cast<uint32_t>(v & 0xFFFF) << 16)); };
-    case etype::tf32: return [](uint64_t v) { return static_cast<double>(from_bits32(static_cast<uint32_t>(v & 0x7FFFF) << 13)); };
-    case etype::e4m3: e4m3_table(); return [](uint64_t v) { return static_cast<double>(e4m3_table().v[v & 0xFF]); };
-    case etype::e5m2: e5m2_table(); return [](uint64_t v) { return static_cast<double>(e5m2_table().v[v & 0xFF]); };
-    default: return nullptr;
+    case etype::f16: through(f16_table().v.data(), 0xFFFF); break;
+    case etype::e4m3: through(e4m3_table().v.data(), 0xFF); break;
+    case etype::e5m2: through(e5m2_table().v.data(), 0xFF); break;
+    case etype::bf16:
+        for (size_t i = 0; i < n; ++i) out[i] = from_bits32(static_cast<uint32_t>(in[i] & 0xFFFF) << 16);
+        break;
+    default: // tf32: the top 19 bits of an f32
+        for (size_t i = 0; i < n; ++i) out[i] = from_bits32(static_cast<uint32_t>(in[i] & 0x7FFFF) << 13);
+        break;
     }
 }
 
-bool is_fp8(etype t) { return t == etype::e4m3 || t == etype::e5m2; }
-
-// The exact sum of k products of integers held in doubles (each product and
-// every partial sum an integer below 2^53, checked by the caller): four
-// independent sums, since any order gives the same exact result.
-double exact_dot(const double* x, const double* y, uint32_t k) {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    uint32_t i = 0;
-    for (; i + 4 <= k; i += 4) {
-        s0 += x[i] * y[i];
-        s1 += x[i + 1] * y[i + 1];
-        s2 += x[i + 2] * y[i + 2];
-        s3 += x[i + 3] * y[i + 3];
+// Bits after the binary point of a normal significand: scaling by 2^-q with
+// q this many below the smallest exponent present makes every value an
+// integer.
+int fraction_bits(etype t) {
+    switch (t) {
+    case etype::f16: case etype::tf32: return 10;
+    case etype::bf16: return 7;
+    case etype::e4m3: return 3;
+    case etype::e5m2: return 2;
+    default: return 52;
     }
-    for (; i < k; ++i) s0 += x[i] * y[i];
-    return (s0 + s1) + (s2 + s3);
+}
+
+// Scales `v` to integers by 2^-q (see fraction_bits) and returns the
+// largest scaled magnitude, or -1 (q = 0, nothing scaled) when a value is
+// NaN or infinite. Every nonzero value of these formats is a normal double,
+// so its exponent is the double's exponent field (no libm call).
+double to_integers(std::vector<double>& v, etype t, int& q) {
+    // Biased double exponents; e - 1 wraps a zero's 0 to the top, so the
+    // minimum of e - 1 skips zeros without a branch (a loop that vectorises).
+    uint32_t lowest_m1 = UINT32_MAX, highest = 0;
+    for (double x : v) {
+        uint64_t bits;
+        std::memcpy(&bits, &x, 8);
+        const uint32_t e = static_cast<uint32_t>(bits >> 52) & 0x7FF;
+        lowest_m1 = std::min(lowest_m1, e - 1);
+        highest = std::max(highest, e);
+    }
+    q = 0;
+    if (highest == 0x7FF) return -1; // NaN or infinity
+    if (highest == 0) return 0;      // all zeros
+    q = static_cast<int>(lowest_m1 + 1) - 1023 - fraction_bits(t);
+    const double s = std::ldexp(1.0, -q); // a power of two: exact
+    for (double& x : v) x *= s;
+    return std::ldexp(1.0, static_cast<int>(highest) - 1023 + 1 - q); // above every scaled magnitude
+}
+
+// acc (m x n) = A (m x k) * B (k x n) for integer-valued doubles whose
+// products and sums all stay below 2^53 (checked by the caller), so every
+// step is exact and the order is free: outer products, which vectorise
+// over n. acc starts at -0, the identity of IEEE addition, so an element
+// whose terms are all -0 stays -0 as the exact sum's does.
+void integer_product(const double* a, const double* b, uint32_t m, uint32_t n, uint32_t k, double* acc) {
+    // Blocks of 4 rows by 8 columns kept in registers over the whole k.
+    constexpr uint32_t br = 4, bc = 8;
+    for (uint32_t r0 = 0; r0 < m; r0 += br)
+        for (uint32_t c0 = 0; c0 < n; c0 += bc) {
+            if (r0 + br > m || c0 + bc > n) { // an edge (not in any wgmma or mma.sync shape)
+                for (uint32_t r = r0; r < std::min(m, r0 + br); ++r)
+                    for (uint32_t j = c0; j < std::min(n, c0 + bc); ++j) {
+                        double t = -0.0;
+                        for (uint32_t kk = 0; kk < k; ++kk) t += a[size_t{r} * k + kk] * b[size_t{kk} * n + j];
+                        acc[size_t{r} * n + j] = t;
+                    }
+                continue;
+            }
+            // GCC vector types: 256-bit registers where the build has AVX2,
+            // pairs of 128-bit ones otherwise.
+            using v4d = double __attribute__((vector_size(32)));
+            const v4d zero = {-0.0, -0.0, -0.0, -0.0};
+            v4d t[br][2];
+            for (auto& row : t) row[0] = row[1] = zero;
+            for (uint32_t kk = 0; kk < k; ++kk) {
+                v4d b0, b1;
+                std::memcpy(&b0, b + size_t{kk} * n + c0, sizeof b0);
+                std::memcpy(&b1, b + size_t{kk} * n + c0 + 4, sizeof b1);
+                for (uint32_t i = 0; i < br; ++i) {
+                    const double xs = a[size_t{r0 + i} * k + kk];
+                    const v4d x = {xs, xs, xs, xs};
+                    t[i][0] += x * b0;
+                    t[i][1] += x * b1;
+                }
+            }
+            for (uint32_t i = 0; i < br; ++i) std::memcpy(acc + size_t{r0 + i} * n + c0, t[i], sizeof t[i]);
+        }
 }
 
 } // namespace
@@ -89,52 +157,35 @@ double exact_dot(const double* x, const double* y, uint32_t k) {
 bool compute_fast(const product& p, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d, std::vector<uint8_t>& slow) {
     if (p.rnd != fp::rounding::rn) return false;
     if ((p.c != etype::f32 && p.c != etype::f16) || (p.d != etype::f32 && p.d != etype::f16)) return false;
-    const decoder da = decoder_for(p.a), db = decoder_for(p.b);
-    if (!da || !db) return false;
-    const decoder dc = p.c == etype::f16 ? decoder_for(etype::f16)
-                                         : static_cast<decoder>([](uint64_t v) { return static_cast<double>(from_bits32(static_cast<uint32_t>(v))); });
-    std::vector<double> av(size_t{p.m} * p.k), bt(size_t{p.n} * p.k); // B transposed: a column is contiguous
-    for (size_t i = 0; i < av.size(); ++i) av[i] = da(a[i]);
-    for (uint32_t k = 0; k < p.k; ++k)
-        for (uint32_t n = 0; n < p.n; ++n) bt[size_t{n} * p.k + k] = db(b[size_t{k} * p.n + n]);
+    if (!has_fast_route(p.a) || !has_fast_route(p.b)) return false;
+    thread_local std::vector<double> av, bv, cv, acc; // reused: this is a GEMM's inner loop
+    av.resize(size_t{p.m} * p.k);
+    bv.resize(size_t{p.k} * p.n);
+    cv.resize(size_t{p.m} * p.n);
+    decode(p.a, a, av.size(), av.data());
+    decode(p.b, b, bv.size(), bv.data());
+    if (p.c == etype::f16) decode(etype::f16, c, cv.size(), cv.data());
+    else
+        for (size_t i = 0; i < cv.size(); ++i) cv[i] = from_bits32(static_cast<uint32_t>(c[i]));
     slow.assign(size_t{p.m} * p.n, 0);
-    // FP8 inputs have at most 4 significant bits, so each side scaled by
-    // 2^-q, q three below the smallest exponent present, is all integers.
-    // When the largest scaled magnitudes of A and B, times k, stay below
-    // 2^53, every product and partial sum is an exact integer in a double:
-    // the dot product needs no error checks and may be summed in any order,
-    // and one two-sum adds the accumulator. (Data spread over too many
-    // binades, NaN or infinity: the checked route below.)
-    bool integer_route = false;
+    // Each side scaled to integers (to_integers): when the largest scaled
+    // magnitudes of A and B, times k, stay below 2^53, every product and
+    // partial sum is an exact integer in a double, so the dot products need
+    // no error checks and may be summed in any order; one two-sum then adds
+    // the accumulator. Data spread over too many binades, NaN or infinity:
+    // every term added with its own error check below.
     int qa = 0, qb = 0;
-    double back = 1;
-    if (is_fp8(p.a) && is_fp8(p.b)) {
-        auto range = [](const std::vector<double>& v, int& q, double& most) {
-            q = INT32_MAX;
-            most = 0;
-            for (double x : v) {
-                if (!std::isfinite(x)) return false;
-                if (x != 0) q = std::min(q, std::ilogb(x) - 3);
-                most = std::max(most, std::fabs(x));
-            }
-            if (q == INT32_MAX) q = 0;
-            return true;
-        };
-        double amax = 0, bmax = 0;
-        if (range(av, qa, amax) && range(bt, qb, bmax) && std::ldexp(amax, -qa) * std::ldexp(bmax, -qb) * p.k < 0x1p53) {
-            integer_route = true;
-            const double sa = std::ldexp(1.0, -qa), sb = std::ldexp(1.0, -qb); // powers of two: exact products
-            for (double& v : av) v *= sa;
-            for (double& v : bt) v *= sb;
-            back = std::ldexp(1.0, qa + qb);
-        }
+    const double amax = to_integers(av, p.a, qa), bmax = to_integers(bv, p.b, qb);
+    const bool integer_route = amax >= 0 && bmax >= 0 && amax * bmax * p.k < 0x1p53;
+    const double back = std::ldexp(1.0, qa + qb); // undoes the scaling, exactly
+    if (integer_route) {
+        acc.resize(size_t{p.m} * p.n);
+        integer_product(av.data(), bv.data(), p.m, p.n, p.k, acc.data());
     }
     for (uint32_t r = 0; r < p.m; ++r) {
-        const double* row = &av[size_t{r} * p.k];
         for (uint32_t n = 0; n < p.n; ++n) {
-            const double* col = &bt[size_t{n} * p.k];
             const size_t i = size_t{r} * p.n + n;
-            double s = dc(c[i]);
+            double s = cv[i];
             bool exact = true;
             auto add = [&](double t) {
                 // Knuth's two-sum: err is what s + t lost; NaN for non-finite terms.
@@ -143,9 +194,9 @@ bool compute_fast(const product& p, const uint64_t* a, const uint64_t* b, const 
                 exact &= err == 0;
                 s = sum;
             };
-            if (integer_route) add(exact_dot(row, col, p.k) * back); // a power of two: exact
+            if (integer_route) add(acc[i] * back);
             else
-                for (uint32_t k = 0; k < p.k; ++k) add(row[k] * col[k]);
+                for (uint32_t k = 0; k < p.k; ++k) add(av[size_t{r} * p.k + k] * back * bv[size_t{k} * p.n + n]);
             if (!exact) {
                 slow[i] = 1;
                 continue;

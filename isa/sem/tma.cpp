@@ -18,6 +18,9 @@
 // reverse; elements outside the tensor are not written.
 // Writes land when the copy completes, as for every asynchronous copy
 // (isa/sem/async_copy.cpp).
+#include <algorithm>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "isa/sem/mbarrier.hpp"
@@ -60,7 +63,30 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
             else ok = c.load(space::global, g, esize, lane, w.data.data() + at);
         };
         c.note(sync_note::async_proxy_begin, 1u << lane, 0, static_cast<uint32_t>(bytes)); // the tensor copy reads its source through the async proxy
+        // A row whose inside part one allocation holds is copied 16-byte
+        // piece by piece (the swizzle moves whole pieces); elements outside
+        // the tensor, and everything under an observer (span gives nothing:
+        // each element is an event), go element by element.
+        auto row = [&](uint64_t offset, uint64_t g, uint32_t first, uint32_t end) {
+            const uint32_t n0 = m.box_elements(0);
+            const uint8_t* src = ok && end > first ? c.span(space::global, g + uint64_t{first} * esize, g + uint64_t{end} * esize, false) : nullptr;
+            for (uint32_t i = 0; i < n0; ++i) {
+                const bool in = i >= first && i < end;
+                if (in && src) continue;
+                element(offset + uint64_t{i} * esize, in ? g + uint64_t{i} * esize : tma::outside);
+            }
+            if (!src || !ok) return;
+            const uint64_t from = uint64_t{first} * esize, to = uint64_t{end} * esize;
+            for (uint64_t b = from; b < to;) {
+                const uint64_t a = dst + offset + b, piece = std::min<uint64_t>(16 - a % 16, to - b);
+                const uint64_t at = tma::swizzled(a, m.swizzle) - dst;
+                if (at + piece > w.data.size()) w.data.resize(at + piece);
+                std::memcpy(w.data.data() + at, src + (b - from), piece);
+                b += piece;
+            }
+        };
         if (im2col) tma::for_im2col(m, coord, offsets, element);
+        else if (m.traversal_stride(0) == 1) tma::for_tile_rows(m, coord, row);
         else tma::for_tile(m, coord, element);
         c.note(sync_note::async_proxy_end, 1u << lane);
         if (!ok) return;
@@ -76,8 +102,9 @@ void load_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
                 if (!((cta_mask >> rank) & 1)) continue;
                 if (!c.map_shared_rank(dst, false, rank, lane, rdst) || !c.map_shared_rank(off, false, rank, lane, roff)) return;
             }
-            std::vector<uint8_t> scratch(16); // the destination exists: probe it now
-            for (uint64_t at = 0; at < w.data.size(); at += 16)
+            std::vector<uint8_t> scratch(16); // the destination exists: probe it now (at once where one look-up lends it all)
+            const bool whole = c.span(space::shared, rdst, rdst + w.data.size(), true) != nullptr;
+            for (uint64_t at = 0; !whole && at < w.data.size(); at += 16)
                 if (!c.probe(space::shared, rdst + at, static_cast<uint32_t>(std::min<uint64_t>(16, w.data.size() - at)), lane,
                              scratch.data()))
                     return;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "isa/fp/half_arith.hpp"
@@ -83,6 +84,30 @@ void for_tile(const tensor_map& m, const int32_t* coord, const element_fn& f) {
                         }
                         f(offset, inside ? g : outside);
                     }
+}
+
+void for_tile_rows(const tensor_map& m, const int32_t* coord, const row_fn& f) {
+    uint32_t n[5] = {1, 1, 1, 1, 1};
+    for (uint32_t k = 0; k < m.rank; ++k) n[k] = m.box_elements(k);
+    const uint64_t row_bytes = n[0] * uint64_t{m.element_bytes()};
+    // Dimension 0's inside range: coord_0 + i0 in [0, dims_0).
+    const int64_t x0 = coord[0];
+    const int64_t lo = std::clamp<int64_t>(-x0, 0, n[0]), hi = std::clamp<int64_t>(int64_t(m.dims[0]) - x0, lo, n[0]);
+    uint64_t offset = 0;
+    for (uint32_t i4 = 0; i4 < n[4]; ++i4)
+        for (uint32_t i3 = 0; i3 < n[3]; ++i3)
+            for (uint32_t i2 = 0; i2 < n[2]; ++i2)
+                for (uint32_t i1 = 0; i1 < n[1]; ++i1, offset += row_bytes) {
+                    const uint32_t idx[5] = {0, i1, i2, i3, i4};
+                    uint64_t g = m.address + uint64_t(x0) * m.strides[0]; // wraps for x0 < 0; only inside elements are used
+                    bool inside = true;
+                    for (uint32_t k = 1; k < m.rank; ++k) {
+                        int64_t x = int64_t(coord[k]) + int64_t(idx[k]) * m.traversal_stride(k);
+                        if (x < 0 || uint64_t(x) >= m.dims[k]) inside = false;
+                        g += uint64_t(x) * m.strides[k];
+                    }
+                    f(offset, g, inside ? uint32_t(lo) : 0, inside ? uint32_t(hi) : 0);
+                }
 }
 
 bool store_box(exec_context& c, const tensor_map& m, const int32_t* coord, uint64_t src, uint32_t lane,

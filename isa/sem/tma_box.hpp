@@ -37,6 +37,14 @@ using element_fn = std::function<void(uint64_t offset, uint64_t global)>;
 // elementStride_k (dimension 0 steps by one: tensor_map::traversal_stride).
 void for_tile(const tensor_map& m, const int32_t* coord, const element_fn& f);
 
+// Tiled mode a row at a time, for maps whose dimension 0 steps by one
+// (traversal_stride(0) == 1, so a row is contiguous in both memories):
+// f(byte offset in shared memory of the row's element i0 = 0, global
+// address of element i0 = 0 as if it were inside, first, end), where the
+// elements i0 in [first, end) are inside the tensor and the rest outside.
+using row_fn = std::function<void(uint64_t offset, uint64_t global, uint32_t first, uint32_t end)>;
+void for_tile_rows(const tensor_map& m, const int32_t* coord, const row_fn& f);
+
 // im2col mode (isa/sem/tma_im2col.cpp): pixelsPerColumn pixels of
 // channelsPerPixel channels, starting at the filter base `coord` plus the
 // im2col `offsets` (one per spatial dimension; all zero without them).

@@ -52,7 +52,10 @@ void mma_async_operands(exec_context& c, const exec_instruction& ins, uint32_t m
     if (!whole_warp(c, mask, "wgmma.mma_async")) return;
     const config cf = unpack(ins);
     const uint32_t row0 = wgmma::first_row(c), n = cf.n, k = cf.k;
-    std::vector<uint64_t> a(16 * k), b(k * n), cm, dm(16 * n);
+    thread_local std::vector<uint64_t> a, b, cm, dm; // reused: a wgmma is the hot path of a GEMM
+    a.resize(16 * k); // every element is written below
+    b.resize(size_t{k} * n);
+    dm.resize(16 * n);
     // A: this warp's 16 rows, from its registers (the mma m16nXk fragment
     // pattern) or from shared memory.
     if (cf.flags & a_regs) {
@@ -67,15 +70,11 @@ void mma_async_operands(exec_context& c, const exec_instruction& ins, uint32_t m
     } else {
         wgmma::descriptor d;
         if (!wgmma::read_descriptor(c, ins.ops[1], d)) return;
-        for (uint32_t r = 0; r < 16; ++r)
-            for (uint32_t kk = 0; kk < k; ++kk)
-                if (!wgmma::load_element(c, d, cf.a, cf.flags & trans_a, row0 + r, kk, a[r * k + kk])) return;
+        if (!wgmma::load_matrix(c, d, cf.a, cf.flags & trans_a, row0, 16, k, a.data(), k, 1)) return;
     }
     wgmma::descriptor bd;
     if (!wgmma::read_descriptor(c, ins.ops[2], bd)) return;
-    for (uint32_t col = 0; col < n; ++col)
-        for (uint32_t kk = 0; kk < k; ++kk)
-            if (!wgmma::load_element(c, bd, cf.b, cf.flags & trans_b, col, kk, b[kk * n + col])) return;
+    if (!wgmma::load_matrix(c, bd, cf.b, cf.flags & trans_b, 0, n, k, b.data(), 1, n)) return;
     if (cf.flags & neg_a)
         for (auto& v : a) v ^= wgmma::sign_bit(cf.a);
     if (cf.flags & neg_b)

@@ -24,6 +24,15 @@ bool read_descriptor(exec_context& c, const exec_operand& o, descriptor& d);
 // MN-major layout (16-bit types only). False after a located fault.
 bool load_element(exec_context& c, const descriptor& d, mma::etype t, bool trans, uint32_t mn, uint32_t k, uint64_t& out);
 
+// Elements (mn0 + i, kk) for i < count and kk < k of the matrix behind
+// `d`, as load_element gives them, into out[i * mn_stride + kk * k_stride].
+// Reads 16-byte chunks straight from the CTA's shared memory where the
+// context lends it (exec_context::span), element by element otherwise
+// (under an observer, or where a chunk is out of range: the located fault).
+// False after a fault.
+bool load_matrix(exec_context& c, const descriptor& d, mma::etype t, bool trans, uint32_t mn0, uint32_t count, uint32_t k,
+                 uint64_t* out, uint32_t mn_stride, uint32_t k_stride);
+
 // The sign bit of an element as the compute step sees it (0 for integers).
 uint64_t sign_bit(mma::etype t);
 

@@ -61,15 +61,11 @@ void mma_async_sp_operands(exec_context& c, const exec_instruction& ins, uint32_
     } else {
         wgmma::descriptor d;
         if (!wgmma::read_descriptor(c, ins.ops[1], d)) return;
-        for (uint32_t r = 0; r < 16; ++r)
-            for (uint32_t s = 0; s < half; ++s)
-                if (!wgmma::load_element(c, d, cf.a, cf.flags & trans_a, row0 + r, s, stored[r * half + s])) return;
+        if (!wgmma::load_matrix(c, d, cf.a, cf.flags & trans_a, row0, 16, half, stored.data(), half, 1)) return;
     }
     wgmma::descriptor bd;
     if (!wgmma::read_descriptor(c, ins.ops[2], bd)) return;
-    for (uint32_t col = 0; col < n; ++col)
-        for (uint32_t kk = 0; kk < k; ++kk)
-            if (!wgmma::load_element(c, bd, cf.b, cf.flags & trans_b, col, kk, b[kk * n + col])) return;
+    if (!wgmma::load_matrix(c, bd, cf.b, cf.flags & trans_b, 0, n, k, b.data(), 1, n)) return;
     uint32_t meta[warp_size], bad_lane = 0;
     for (uint32_t lane = 0; lane < warp_size; ++lane) meta[lane] = static_cast<uint32_t>(read(c, ins.ops[3], lane));
     if (std::string why = mma::sparse::place_stored(cf.a, k, (cf.flags & selector_1) ? 1 : 0, false, meta, cols.data(), bad_lane);

@@ -61,8 +61,9 @@ uint64_t memory_timing::shared_access(uint64_t now, const std::vector<lane_acces
 
 // The distinct 32-byte sectors the lanes touch, in address order (a warp's
 // accesses coalesced).
-std::vector<uint64_t> memory_timing::sectors_of(const std::vector<lane_access>& lanes) {
-    std::vector<uint64_t> sectors;
+const std::vector<uint64_t>& memory_timing::sectors_of(const std::vector<lane_access>& lanes) {
+    std::vector<uint64_t>& sectors = sectors_;
+    sectors.clear();
     for (const auto& a : lanes)
         for (uint64_t s = a.address / sector_cache::sector_bytes; s <= (a.address + std::max<uint32_t>(a.size, 1) - 1) / sector_cache::sector_bytes; ++s)
             sectors.push_back(s);
@@ -85,7 +86,7 @@ uint64_t memory_timing::from_l2(uint64_t addr, uint64_t now, bool store) {
 }
 
 uint64_t memory_timing::tma_load(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes) {
-    const std::vector<uint64_t> sectors = sectors_of(lanes);
+    const std::vector<uint64_t>& sectors = sectors_of(lanes);
     uint64_t data = now;
     for (uint64_t s : sectors) data = std::max(data, from_l2(s * sector_cache::sector_bytes, now, false));
     double& free = tma_free_[sm % tma_free_.size()];
@@ -99,7 +100,7 @@ uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane
     if (lanes.empty()) return now + t_.l1_hit_latency;
     if (lanes.front().shared) return shared_access(now, lanes);
     if (lanes.front().constant) return now + t_.l1_hit_latency;
-    const std::vector<uint64_t> sectors = sectors_of(lanes);
+    const std::vector<uint64_t>& sectors = sectors_of(lanes);
     const bool store = lanes.front().store, atomic = lanes.front().atomic;
     uint64_t lines = 0, last_line = UINT64_MAX;
     for (uint64_t s : sectors)

@@ -65,7 +65,9 @@ private:
     uint64_t l2_latency() const;
     // When one 32-byte sector missing the L1 is back from the L2 or HBM.
     uint64_t from_l2(uint64_t addr, uint64_t now, bool store);
-    static std::vector<uint64_t> sectors_of(const std::vector<lane_access>& lanes);
+    // Fills sectors_ (kept, so a memory instruction allocates nothing).
+    const std::vector<uint64_t>& sectors_of(const std::vector<lane_access>& lanes);
+    std::vector<uint64_t> sectors_;
 
     const models::timing_config& t_;
     std::vector<std::unique_ptr<sector_cache>> l1_;

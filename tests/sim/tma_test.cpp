@@ -13,6 +13,7 @@
 #include "isa/tensor_map.hpp"
 #include "models/model.hpp"
 #include "sim/device.hpp"
+#include "sim/events.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace ptxsim::test {
@@ -64,6 +65,16 @@ struct tma_run {
         else EXPECT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
         std::vector<uint8_t> bytes(tile_bytes);
         dev.read(out, bytes.data(), tile_bytes);
+        if (r.ok) { // again under an observer: the copy then goes element by element, to the same bytes
+            sim::observer watching;
+            sim::launch_options opts;
+            opts.observer = &watching;
+            std::vector<uint8_t> zero(tile_bytes, 0), again(tile_bytes);
+            dev.write(out, zero.data(), tile_bytes);
+            EXPECT_TRUE(dev.launch(*k, {1}, {1}, 0, params, opts, d).ok);
+            dev.read(out, again.data(), tile_bytes);
+            EXPECT_EQ(again, bytes) << "the element-by-element copy (under an observer) differs";
+        }
         return bytes;
     }
 };

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "models/model.hpp"
+#include "tests/timing/h800_model.hpp"
 #include "sim/device.hpp"
 #include "sim/timing/timing_model.hpp"
 
@@ -14,15 +15,7 @@ namespace {
 
 using namespace ptxsim;
 
-const models::gpu_model& h800() {
-    static const models::gpu_model m = [] {
-        parser::diagnostics d;
-        auto m = models::load_model(std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json", d);
-        if (!m) throw std::runtime_error("h800.json does not load");
-        return *m;
-    }();
-    return m;
-}
+using test::h800;
 
 // chain: 64 dependent FFMAs; stream_read: each thread reads 16 B from a
 // 16 MiB buffer in a grid-stride loop (bandwidth-bound).

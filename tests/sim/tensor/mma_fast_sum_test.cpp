@@ -32,11 +32,14 @@ etype parse(const std::string& s) {
 }
 
 // style 0: exponents near 1 (the fast route's case); 1: any bit pattern;
-// 2: near 1 with zeros of both signs, and a NaN or infinity now and then.
+// 2: near 1 with zeros of both signs, and a NaN or infinity now and then;
+// 3: zeros only, of both signs, mostly -0 (IEEE gives -0 only when every
+// term is -0).
 u64 element(operand_gen& g, const std::string& t, int style) {
     const ref_format f = tensor::ref_of(t);
     const long mid = (1L << (f.exp_bits - 1)) - 1;
     if (style == 1) return g.any(f);
+    if (style == 3) return g.below(8) ? sign_bit(f) : 0;
     if (style == 2) {
         const u64 r = g.below(40);
         if (r == 0) return sign_bit(f);                   // -0
@@ -50,6 +53,7 @@ u64 element(operand_gen& g, const std::string& t, int style) {
 // sums land in f32's subnormal range too.
 u64 addend(operand_gen& g, const std::string& t, int style) {
     const ref_format f = tensor::ref_of(t);
+    if (style == 3) return element(g, t, style);
     if (style == 2 && g.below(4) == 0) return (g.raw() & ((u64{1} << f.mant_bits) - 1)) | (g.below(2) ? sign_bit(f) : 0);
     return element(g, t, style);
 }
@@ -111,6 +115,12 @@ TEST(mma_fast_sum, spread_terms_match_mpfr_whichever_route_they_take) {
 TEST(mma_fast_sum, zeros_specials_and_subnormal_sums_match_mpfr) {
     uint64_t seed = 200;
     for (const auto& ty : all_types) check(ty, 16, 2, seed++, 0.2);
+}
+
+TEST(mma_fast_sum, zero_terms_keep_the_exact_sums_sign) {
+    uint64_t seed = 300;
+    for (const auto& ty : all_types)
+        for (uint32_t k : {1u, 2u, 16u}) check(ty, k, 3, seed++, 0.99);
 }
 
 TEST(mma_fast_sum, declines_what_it_cannot_do_exactly) {

@@ -17,6 +17,7 @@
 #include "sim/device.hpp"
 #include "tests/isa/fp/fp_test_support.hpp"
 #include "tests/sim/tensor/element_types.hpp"
+#include "tests/sim/tensor/observed_rerun.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace ptxsim::test {
@@ -206,6 +207,7 @@ result run(const problem& p, const std::vector<uint8_t>& img, const std::vector<
     if (r.fault) res.fault = r.fault->message;
     std::vector<uint32_t> all(n_out);
     dev.read(out, all.data(), n_out * 4);
+    if (res.fault.empty()) res.fault = rerun_observed(dev, *k, params, out, all); // the element-by-element operand path
     res.early.assign(all.begin(), all.begin() + 128 * p.nd);
     res.late.assign(all.begin() + 128 * p.nd, all.begin() + 2 * 128 * p.nd);
     res.smem_base = all.back();
