@@ -72,6 +72,15 @@ struct exec_instruction;
 // Runs one instruction for the lanes in `mask` (guard already applied).
 using handler = void (*)(exec_context&, const exec_instruction&, uint32_t mask);
 
+// The cache hints of ld/st that the cycle model honours
+// (sim/timing/memory_timing.cpp); they never change values.
+enum cache_hint : uint8_t {
+    hint_l1_bypass = 1,      // .cg, .cv: cached in L2 only
+    hint_l1_no_allocate = 2, // L1::no_allocate: a hit hits, a miss does not fill the L1
+    hint_evict_first = 4,    // .cs, .lu, L1::evict_first, L2::evict_first: replaced before the rest
+    hint_evict_last = 8,     // L1::evict_last, L2::evict_last: survives one pass of replacement
+};
+
 struct exec_instruction {
     handler run = nullptr;
     parser::data_type type = parser::data_type::none;   // instruction type (.u32, .f32 ...)
@@ -93,6 +102,7 @@ struct exec_instruction {
     // instruction names, with the ISA's defaults filled in (decode.cpp).
     mem_order order = mem_order::weak;
     mem_scope scope = mem_scope::none;
+    uint8_t cache = 0;        // ld/st: cache_hint bits
     // A shared-memory access made through a .shared variable of its
     // function (exec_function::shared_regions index; no_region when not
     // known statically): memcheck holds it to that variable's bounds.

@@ -198,9 +198,11 @@ private:
 
     // One pass over the live CTAs in the order the scheduler gives.
     bool run_pass(explored_order& p, const std::deque<std::unique_ptr<cluster_state>>& live) {
-        std::vector<schedule_unit> order;
+        std::vector<schedule_unit>& order = pass_order_; // kept between passes: a cycle model makes one pass a cycle
+        order.clear();
         if (p.s.whole_grid_order()) { // every live warp in one order, one turn each
-            std::vector<warp_state*> warps;
+            std::vector<warp_state*>& warps = pass_warps_;
+            warps.clear();
             for (auto& cl : live)
                 for (auto& cta : cl->ctas)
                     for (auto& w : cta->warps)
@@ -215,14 +217,24 @@ private:
                         }
             p.s.order_warps(order);
             bool progress = false;
-            for (const auto& u : order) {
+            auto take_turn = [&](const schedule_unit& u) {
                 uint32_t quantum = p.s.turn(u);
-                if (!quantum) continue;
+                if (!quantum) return;
                 const uint64_t before = result_.stats.warp_instructions;
                 bool m = run_warp(*warps[u.index], p, quantum);
                 p.s.turn_ended(u, m ? static_cast<uint32_t>(std::max<uint64_t>(1, result_.stats.warp_instructions - before)) : 0);
                 progress |= m;
-                if (fault_) break;
+            };
+            if (const std::vector<uint32_t>* only = p.s.only_turns()) {
+                for (uint32_t at : *only) {
+                    take_turn(order[at]);
+                    if (fault_) break;
+                }
+            } else {
+                for (const auto& u : order) {
+                    take_turn(u);
+                    if (fault_) break;
+                }
             }
             return progress;
         }
@@ -240,6 +252,9 @@ private:
         }
         return progress;
     }
+
+    std::vector<schedule_unit> pass_order_; // run_pass's lists, reused
+    std::vector<warp_state*> pass_warps_;
 
     bool timed() const { return req_.options.schedule && req_.options.schedule->models_time(); }
     uint64_t clock_now() const { return timed() ? req_.options.schedule->cycle() : result_.stats.warp_instructions; }

@@ -15,6 +15,7 @@
 // so that the same seed gives the same interleaving and the same bits.
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace ptxsim::isa {
 struct exec_instruction;
@@ -100,6 +101,11 @@ public:
     // placed the CTA on, so microbenchmarks that time themselves with
     // clock64() measure the model. Others leave the engine's own values.
     virtual bool models_time() const { return false; }
+    // With whole_grid_order: after order_warps, the positions in its span
+    // of the only warps whose turn() may be nonzero, ascending; the engine
+    // then visits just those (a cycle model issues a few warps of
+    // thousands). Null: every warp gets its turn() asked.
+    virtual const std::vector<uint32_t>* only_turns() const { return nullptr; }
     virtual uint64_t cycle() const { return 0; }
     virtual uint64_t nanoseconds() const { return 0; }
     virtual uint32_t sm_of(uint64_t /*cta*/) const { return 0; }

@@ -185,9 +185,21 @@ void st_b128_handler(exec_context& c, const exec_instruction& ins, uint32_t mask
     });
 }
 
+// The cache operator and eviction priorities, for the cycle model.
+uint8_t cache_hints(const matched_instruction& m) {
+    const std::string_view cop = m.get("cop"), l1 = m.get("l1evict"), l2 = m.get("l2evict");
+    uint8_t h = 0;
+    if (cop == "cg" || cop == "cv") h |= hint_l1_bypass;
+    if (cop == "cs" || cop == "lu" || l1 == "L1::evict_first" || l2 == "L2::evict_first") h |= hint_evict_first;
+    if (l1 == "L1::evict_last" || l2 == "L2::evict_last") h |= hint_evict_last;
+    if (l1 == "L1::no_allocate") h |= hint_l1_no_allocate;
+    return h;
+}
+
 // .v8 (sm_100, 32-bit elements) needs nothing beyond the .v2/.v4 loop.
 std::string dec_ld(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
+    out.cache = cache_hints(m);
     out.run = out.ops[0].kind == opnd::reg && warp_access_shape(out, out.ops[0], out.ops[1], true) ? ld_scalar_handler : ld_handler;
     if (out.type == data_type::b128) {
         if (m.has("vec")) return "vectors of .b128 do not exist (wider than the 128 bits a load or store moves)";
@@ -197,6 +209,7 @@ std::string dec_ld(const matched_instruction& m, exec_instruction& out) {
 }
 std::string dec_st(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
+    out.cache = cache_hints(m);
     // A vector whose constants do not fit the operand (isa/decode.cpp) decodes to no operand.
     if (m.has("vec") && out.ops[1].kind == opnd::none)
         return "st of a vector with a 64-bit constant among four elements, or a constant past the fourth, is not implemented";

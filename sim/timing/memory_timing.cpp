@@ -4,6 +4,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "isa/exec.hpp"
+
 namespace ptxsim::sim::timing {
 
 void memory_timing::begin_launch(uint32_t sms, uint64_t l1_bytes) {
@@ -72,12 +74,12 @@ const std::vector<uint64_t>& memory_timing::sectors_of(const std::vector<lane_ac
     return sectors;
 }
 
-uint64_t memory_timing::from_l2(uint64_t addr, uint64_t now, bool store) {
+uint64_t memory_timing::from_l2(uint64_t addr, uint64_t now, bool store, sector_cache::priority p) {
     ++c_.l2_sectors;
     // The L2's slices together serve the model's bandwidth: past it, sectors queue.
     now = static_cast<uint64_t>(l2_bandwidth_.reserve(now, sector_cache::sector_bytes));
     const uint64_t l2 = l2_latency();
-    if (l2_.access(addr)) {
+    if (l2_.access(addr, true, p)) {
         ++c_.l2_hits;
         return now + l2;
     }
@@ -95,7 +97,7 @@ uint64_t memory_timing::tma_load(uint32_t sm, uint64_t now, const std::vector<la
     return std::max(data + t_.tma_extra_latency, static_cast<uint64_t>(free + 0.5));
 }
 
-uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes) {
+uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes, uint8_t hints) {
     extra_ = 0;
     if (lanes.empty()) return now + t_.l1_hit_latency;
     if (lanes.front().shared) return shared_access(now, lanes);
@@ -109,16 +111,20 @@ uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane
     extra_ = static_cast<uint32_t>(std::max<uint64_t>(lines, 1) - 1);
     uint64_t done = now;
     sector_cache& l1 = *l1_[sm % l1_.size()];
+    const auto prio = hints & isa::hint_evict_first  ? sector_cache::priority::first
+                      : hints & isa::hint_evict_last ? sector_cache::priority::last
+                                                     : sector_cache::priority::normal;
+    const bool through_l1 = !store && !atomic && !(hints & isa::hint_l1_bypass);
     for (uint64_t s : sectors) {
         const uint64_t addr = s * sector_cache::sector_bytes;
         uint64_t ready;
         ++c_.l1_sectors;
-        if (!store && !atomic && l1.access(addr)) {
+        if (through_l1 && l1.access(addr, !(hints & isa::hint_l1_no_allocate), prio)) {
             ++c_.l1_hits;
             ready = now + t_.l1_hit_latency;
         } else {
             if (store || atomic) l1.invalidate(addr); // write-through; atomics are done at L2
-            ready = from_l2(addr, now, store);
+            ready = from_l2(addr, now, store, prio);
         }
         done = std::max(done, ready);
     }

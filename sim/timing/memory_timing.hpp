@@ -46,7 +46,10 @@ public:
     // When the data of an instruction issued at `now` on SM `sm` is back
     // (loads; for stores and reductions, when the memory system has taken
     // them), after every lane access of it.
-    uint64_t access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes);
+    // `hints`: isa::cache_hint bits (from the instruction's cache operator
+    // and eviction priorities, plus L1 bypass for strong loads whose scope
+    // reaches past the SM): what is cached where and what is replaced first.
+    uint64_t access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes, uint8_t hints = 0);
     // A bulk or tensor copy (TMA) issued at `now` on SM `sm` reading these
     // global bytes: when its data has landed in shared memory. The SM's TMA
     // unit bypasses the L1 (L2 or HBM, plus the model's tma_extra_latency)
@@ -64,7 +67,7 @@ private:
     uint64_t shared_access(uint64_t now, const std::vector<lane_access>& lanes);
     uint64_t l2_latency() const;
     // When one 32-byte sector missing the L1 is back from the L2 or HBM.
-    uint64_t from_l2(uint64_t addr, uint64_t now, bool store);
+    uint64_t from_l2(uint64_t addr, uint64_t now, bool store, sector_cache::priority p = sector_cache::priority::normal);
     // Fills sectors_ (kept, so a memory instruction allocates nothing).
     const std::vector<uint64_t>& sectors_of(const std::vector<lane_access>& lanes);
     std::vector<uint64_t> sectors_;

@@ -91,7 +91,7 @@ void timing_model::launch_begin(const launch_event& e) {
     memory_->begin_launch(static_cast<uint32_t>(sm_ids_.size()),
                           m_.shared_memory.l1_and_shared_bytes - std::min(carveout, m_.shared_memory.l1_and_shared_bytes));
     ctas_.clear();
-    warps_.clear();
+    turns_.clear();
     mbarrier_ready_.clear();
     pending_.clear();
     warps_per_cta_ = static_cast<uint32_t>((e.block.count() + 31) / 32);
@@ -212,19 +212,20 @@ void timing_model::place_pending() {
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(placed));
 }
 
-timing_model::warp_timing& timing_model::warp_of(const schedule_unit& u) {
-    const uint64_t key = u.cta * 64 + u.warp;
-    auto it = warps_.find(key);
-    if (it != warps_.end()) return it->second;
-    cta_timing& c = ctas_.at(u.cta);
-    warp_timing w;
+timing_model::warp_timing& timing_model::warp_of(cta_timing& c, uint32_t warp) {
+    if (warp >= c.warps_of.size()) c.warps_of.resize(std::max<size_t>(warps_per_cta_, warp + 1)); // once: warps_per_cta_ covers them
+    warp_timing& w = c.warps_of[warp];
+    if (w.made) return w;
+    w.made = true;
     w.sm = c.sm;
-    w.slot = (c.first_slot + u.warp) % m_.sm.max_warps;
+    w.slot = (c.first_slot + warp) % m_.sm.max_warps;
     w.sub = w.slot % m_.sm.sub_partitions;
     w.next_issue = c.start;
     w.last_issue = c.start;
-    return warps_.emplace(key, std::move(w)).first->second;
+    return w;
 }
+
+timing_model::warp_timing& timing_model::warp_of(const schedule_unit& u) { return warp_of(ctas_.at(u.cta), u.warp); }
 
 void timing_model::retire_unseen() {
     for (auto it = ctas_.begin(); it != ctas_.end();) {
@@ -237,23 +238,29 @@ void timing_model::retire_unseen() {
         --sm.ctas;
         sm.resident_warps -= c.warps;
         for (uint32_t k = 0; k < c.warps && c.first_slot + k < sm.slot_used.size(); ++k) sm.slot_used[c.first_slot + k] = false;
-        for (uint32_t w = 0; w < c.warps; ++w) warps_.erase(it->first * 64 + w);
         cur_->cta_ends[c.index] = std::max(cur_->cta_ends[c.index], now_);
         it = ctas_.erase(it);
     }
 }
 
-uint64_t timing_model::earliest(const warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const {
-    uint64_t t = w.next_issue;
-    why = w.after_barrier ? stall::barrier : stall::not_selected;
-    for_sources(ins, c.dests, [&](isa::opnd kind, uint32_t slot) {
-        const auto& ready = kind == isa::opnd::pred ? w.pred_ready : w.reg_ready;
-        const auto& slow = kind == isa::opnd::pred ? w.pred_long : w.reg_long;
-        if (slot < ready.size() && ready[slot] > t) {
-            t = ready[slot];
-            why = slow[slot] ? stall::long_scoreboard : stall::short_scoreboard;
-        }
-    });
+uint64_t timing_model::earliest(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const {
+    if (w.own_ins != &ins) {
+        uint64_t t = w.next_issue;
+        stall own_why = w.after_barrier ? stall::barrier : stall::not_selected;
+        for_sources(ins, c.dests, [&](isa::opnd kind, uint32_t slot) {
+            const auto& ready = kind == isa::opnd::pred ? w.pred_ready : w.reg_ready;
+            const auto& slow = kind == isa::opnd::pred ? w.pred_long : w.reg_long;
+            if (slot < ready.size() && ready[slot] > t) {
+                t = ready[slot];
+                own_why = slow[slot] ? stall::long_scoreboard : stall::short_scoreboard;
+            }
+        });
+        w.own_ins = &ins;
+        w.own = t;
+        w.own_why = own_why;
+    }
+    uint64_t t = w.own;
+    why = w.own_why;
     const sm_timing& sm = sms_[w.sm];
     const uint64_t pipe_free = sm.pipe_free[w.sub][static_cast<size_t>(c.unit)];
     if (pipe_free > t) {
@@ -278,7 +285,10 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
     chosen_.assign(most, 0);
     next_.assign(most, nullptr);
     std::vector<std::pair<uint64_t, uint32_t>> fresh; // CTAs first seen now, with their warp count
+    uint64_t last = UINT64_MAX; // a CTA's warps come together: one look-up each
     for (const auto& u : units) {
+        if (u.cta == last) continue;
+        last = u.cta;
         auto it = ctas_.find(u.cta);
         if (it != ctas_.end()) it->second.seen = pass_;
         else if (fresh.empty() || fresh.back().first != u.cta) fresh.push_back({u.cta, 0});
@@ -301,6 +311,7 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
         if (release == UINT64_MAX || release >= first) break;
         now_ = release;
     }
+    turns_.clear();
     if (candidates_.empty()) return;
     now_ = std::max(now_, first); // skip cycles in which nothing can issue
     // Achieved occupancy: resident warps over the cycles since the last pass.
@@ -330,11 +341,14 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
             if (distance(c.w->slot) < distance(best->w->slot)) best = &c;
         }
     }
+    turns_.clear();
     for (const candidate* c : pick_) {
         if (!c) continue;
         chosen_[c->index] = static_cast<uint8_t>(static_cast<int>(c->why) + 1); // 0: not chosen; else 1 + the stall it ends
         sms_[c->w->sm].last_slot[c->w->sub] = c->w->slot;
+        turns_.push_back(c->position);
     }
+    std::sort(turns_.begin(), turns_.end()); // the engine's order, as when it asked every warp
 }
 
 // The warps of placed CTAs that have an instruction to issue, with the
@@ -347,15 +361,20 @@ void timing_model::order_warps(std::span<schedule_unit> units) {
 // now, and worked out again when it may be due (refresh_due).
 void timing_model::collect_candidates(std::span<schedule_unit> units) {
     candidates_.clear();
-    for (const auto& u : units) {
+    uint64_t last = UINT64_MAX;
+    cta_timing* cta = nullptr;
+    for (uint32_t at = 0; at < units.size(); ++at) {
+        const schedule_unit& u = units[at];
         if (!u.next) continue;
-        warp_timing* w = nullptr;
-        if (auto it = warps_.find(u.cta * 64 + u.warp); it != warps_.end()) w = &it->second;
-        else if (ctas_.at(u.cta).placed) w = &warp_of(u);
-        else continue;
+        if (u.cta != last) { // a CTA's warps come together: one look-up each
+            last = u.cta;
+            cta = &ctas_.at(u.cta);
+        }
+        if (!cta->placed) continue;
+        warp_timing* w = &warp_of(*cta, u.warp);
         next_[u.index] = u.next;
         if (w->cached_ins == u.next && w->cached_earliest > now_) {
-            candidates_.push_back({u.index, w, w->cached_earliest, w->cached_why, true});
+            candidates_.push_back({u.index, at, w, w->cached_earliest, w->cached_why, true});
             continue;
         }
         stall why;
@@ -363,7 +382,7 @@ void timing_model::collect_candidates(std::span<schedule_unit> units) {
         w->cached_ins = u.next;
         w->cached_earliest = e;
         w->cached_why = why;
-        candidates_.push_back({u.index, w, e, why, false});
+        candidates_.push_back({u.index, at, w, e, why, false});
     }
 }
 
@@ -428,11 +447,11 @@ void timing_model::barrier_release(const barrier_release_event& e) {
     if (!cur_) return;
     auto it = ctas_.find(e.cta);
     if (it == ctas_.end()) return;
-    for (uint32_t k = 0; k < it->second.warps; ++k)
-        if (auto w = warps_.find(e.cta * 64 + k); w != warps_.end()) {
-            w->second.next_issue = std::max(w->second.next_issue, now_ + m_.timing.barrier_latency);
-            w->second.cached_ins = nullptr;
-            w->second.after_barrier = true;
+    for (warp_timing& w : it->second.warps_of)
+        if (w.made) {
+            w.next_issue = std::max(w.next_issue, now_ + m_.timing.barrier_latency);
+            w.cached_ins = w.own_ins = nullptr;
+            w.after_barrier = true;
         }
 }
 
@@ -457,7 +476,7 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     if (!cur_ || !ran || u.index >= next_.size() || !next_[u.index]) return;
     const isa::exec_instruction& ins = *next_[u.index];
     warp_timing& w = warp_of(u);
-    w.cached_ins = nullptr; // it issued: its earliest cycle is new
+    w.cached_ins = w.own_ins = nullptr; // it issued: its earliest cycle is new
     const issue_class& c = class_of(ins);
     if (!chosen_[u.index]) return;
     const stall why = static_cast<stall>(chosen_[u.index] - 1);
@@ -495,6 +514,18 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     issued_ = true;
 }
 
+namespace {
+// The instruction's cache hints, plus: a strong load (volatile, relaxed,
+// acquire) at a scope wider than the CTA must see other SMs' writes, which
+// the SM's L1 is not kept coherent with, so it is served from the L2.
+uint8_t cache_hints(const isa::exec_instruction& ins) {
+    uint8_t h = ins.cache;
+    const bool strong = ins.order != isa::mem_order::weak;
+    if (strong && ins.scope != isa::mem_scope::cta && ins.scope != isa::mem_scope::none) h |= isa::hint_l1_bypass;
+    return h;
+}
+} // namespace
+
 void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c) {
     sm_timing& sm = sms_[w.sm];
     const uint64_t t = now_;
@@ -505,7 +536,7 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
     case op_kind::plain: break;
     case op_kind::memory: {
         const uint64_t start = std::max(t, sm.lsu_free);
-        ready = memory_->access(w.sm, start, accesses_);
+        ready = memory_->access(w.sm, start, accesses_, cache_hints(ins));
         sm.lsu_free = start + 1 + memory_->last_extra_cycles();
         slow = accesses_.empty() || !accesses_.front().shared;
         break;

@@ -112,6 +112,7 @@ public:
     void turn_ended(const schedule_unit& warp, uint32_t ran) override;
     bool preempt(schedule_point, uint32_t) override { return true; }
     uint32_t pick_group(std::span<const uint32_t> pcs) override;
+    const std::vector<uint32_t>* only_turns() const override { return cur_ ? &turns_ : nullptr; }
     bool models_time() const override { return cur_ != nullptr; }
     uint64_t cycle() const override { return now_; }
     uint64_t nanoseconds() const override { return static_cast<uint64_t>(double(now_) * 1000.0 / m_.clock_mhz); }
@@ -138,6 +139,13 @@ private:
         const isa::exec_instruction* cached_ins = nullptr;
         uint64_t cached_earliest = 0;
         stall cached_why = stall::not_selected;
+        // The warp's own part of earliest() for own_ins (its next issue and
+        // source registers), which changes only when it issues or a
+        // barrier releases it; the pipes' part is added each time.
+        const isa::exec_instruction* own_ins = nullptr;
+        uint64_t own = 0;
+        stall own_why = stall::not_selected;
+        bool made = false;                       // set up by warp_of (its CTA was placed and it had work)
     };
     struct cta_timing {
         uint32_t sm = 0;
@@ -146,6 +154,7 @@ private:
         size_t index = 0;                        // in cta_spans
         uint32_t first_slot = 0, warps = 0;
         bool placed = false;                     // false: waiting for an SM (held by another stream's kernel, or full)
+        std::vector<warp_timing> warps_of;       // by warp index in the CTA; sized once, so pointers stay valid
     };
     struct sm_timing {
         uint32_t ctas = 0;
@@ -158,6 +167,7 @@ private:
     };
     struct candidate {
         uint32_t index;         // schedule_unit::index
+        uint32_t position;      // in order_warps' span (only_turns)
         warp_timing* w;
         uint64_t earliest;
         stall why;
@@ -165,6 +175,7 @@ private:
     };
 
     warp_timing& warp_of(const schedule_unit& u);
+    warp_timing& warp_of(cta_timing& c, uint32_t warp);
     bool place(cta_timing& c, uint32_t warps);
     void place_pending();
     bool held_by_other_stream(uint32_t sm, uint64_t t) const;
@@ -172,7 +183,7 @@ private:
     void collect_candidates(std::span<schedule_unit> units);
     uint64_t refresh_due();
     void retire_unseen();
-    uint64_t earliest(const warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const;
+    uint64_t earliest(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const;
     void complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c);
     const issue_class& class_of(const isa::exec_instruction& ins);
 
@@ -183,12 +194,12 @@ private:
     std::vector<uint32_t> sm_ids_;
     std::vector<sm_timing> sms_;
     std::unordered_map<uint64_t, cta_timing> ctas_;
-    std::unordered_map<uint64_t, warp_timing> warps_;
     std::unique_ptr<memory_timing> memory_;
     std::unordered_map<const isa::exec_instruction*, issue_class> classes_;
     std::vector<uint8_t> chosen_;               // by schedule_unit::index, this pass: 0, or 1 + why it waited
     std::vector<candidate> candidates_;
     std::vector<const candidate*> pick_;        // per SM sub-partition: the warp it issues this cycle
+    std::vector<uint32_t> turns_;               // the picked warps' positions, ascending (only_turns)
     std::vector<const isa::exec_instruction*> next_; // by schedule_unit::index
     std::vector<uint32_t> pcs_;
     std::vector<lane_access> accesses_;
