@@ -63,6 +63,13 @@ constexpr uint32_t cluster_rank_shift = 24;
 constexpr uint64_t cta_offset_mask = (1ull << cluster_rank_shift) - 1;
 constexpr uint64_t cluster_rank_mask = 0x1Full << cluster_rank_shift;
 
+// A .shared (state-space) address is 32 bits: the hardware ignores the
+// bits above, so a 64-bit generic shared address used in a .shared
+// instruction (DeepGEMM's ld_shared/st_shared helpers pass cvta's result
+// that way) reaches the same byte. The generic window's low 32 bits are
+// the shared::cluster address, which makes that hold here too.
+inline uint64_t shared_address_bits(uint64_t addr) { return addr & 0xFFFFFFFFull; }
+
 constexpr uint32_t max_call_depth = 256;
 // How many times in a row try_wait sleepers may time out with nothing else
 // happening before the launch is reported as deadlocked.
@@ -829,6 +836,7 @@ private:
         is_global = false;
         uint64_t off = addr;
         if (sp == space::generic) sp = classify(addr, off);
+        else if (sp == space::shared) off = shared_address_bits(addr);
         uint32_t depth = cur_depth_; // of a .local address
         if (sp == space::local) {
             uint64_t tag = off >> local_depth_shift;
@@ -931,6 +939,8 @@ private:
         if (sp == space::generic) {
             sp = classify(lo, off);
             if (sp == space::local || sp == space::param) return nullptr; // per lane
+        } else if (sp == space::shared) {
+            off = shared_address_bits(lo);
         }
         if (sp == space::shared) {
             if (off & ~cta_offset_mask) return nullptr; // another CTA's (the lane path checks the rank)
@@ -1747,7 +1757,7 @@ private:
     }
 
     bool map_shared_rank(uint64_t addr, bool generic, uint32_t rank, uint32_t lane, uint64_t& out) override {
-        uint64_t off = addr;
+        uint64_t off = generic ? addr : shared_address_bits(addr);
         if (generic && classify(addr, off) != space::shared) {
             fault(fault_kind::invalid_address, lane, addr, "mapa of a generic address outside shared memory");
             return false;
@@ -1768,7 +1778,7 @@ private:
     }
 
     bool shared_rank(uint64_t addr, bool generic, uint32_t lane, uint32_t& rank) override {
-        uint64_t off = addr;
+        uint64_t off = generic ? addr : shared_address_bits(addr);
         if (generic && classify(addr, off) != space::shared) {
             fault(fault_kind::invalid_address, lane, addr, "getctarank of a generic address outside shared memory");
             return false;

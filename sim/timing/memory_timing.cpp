@@ -97,6 +97,17 @@ uint64_t memory_timing::tma_load(uint32_t sm, uint64_t now, const std::vector<la
     return std::max(data + t_.tma_extra_latency, static_cast<uint64_t>(free + 0.5));
 }
 
+uint64_t memory_timing::tma_store(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes) {
+    const std::vector<uint64_t>& sectors = sectors_of(lanes);
+    double& free = tma_free_[sm % tma_free_.size()];
+    const double start = std::max(free, double(now));
+    free = start + double(sectors.size() * sector_cache::sector_bytes) / std::max<uint32_t>(t_.l1_bytes_per_clock, 1);
+    const uint64_t read = static_cast<uint64_t>(free + 0.5); // shared memory read out
+    uint64_t done = read;
+    for (uint64_t s : sectors) done = std::max(done, from_l2(s * sector_cache::sector_bytes, read, true));
+    return done;
+}
+
 uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes, uint8_t hints) {
     extra_ = 0;
     if (lanes.empty()) return now + t_.l1_hit_latency;

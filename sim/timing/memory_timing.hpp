@@ -55,6 +55,12 @@ public:
     // unit bypasses the L1 (L2 or HBM, plus the model's tma_extra_latency)
     // and fills shared memory at l1_bytes_per_clock, one copy after another.
     uint64_t tma_load(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes);
+    // A bulk or tensor store (shared to global) issued at `now` on SM `sm`
+    // writing these global bytes: the TMA unit reads shared memory at
+    // l1_bytes_per_clock (after the copies before it) and writes each
+    // sector to the L2 (a miss: to HBM, on its calendar). When the last
+    // write is done.
+    uint64_t tma_store(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes);
     // Extra cycles the SM's load/store unit is busy with the last access
     // beyond its first cycle (wavefronts, L1 lines).
     uint32_t last_extra_cycles() const { return extra_; }

@@ -412,6 +412,7 @@ uint32_t timing_model::turn(const schedule_unit& u) {
     if (!cur_) return 1;
     accesses_.clear();
     tma_reads_.clear();
+    tma_writes_.clear();
     turn_mbarriers_.clear();
     hold_ = 0;
     return u.index < chosen_.size() && chosen_[u.index] ? 1 : 0;
@@ -427,7 +428,11 @@ uint32_t timing_model::pick_group(std::span<const uint32_t> pcs) {
 }
 
 void timing_model::access(const access_event& e) {
-    if (!cur_ || e.landing || e.probe || e.async_issue || e.fault != isa::fault_kind::none) return;
+    if (!cur_ || e.landing || e.probe || e.fault != isa::fault_kind::none) return;
+    if (e.async_issue) { // an asynchronous copy's writes, issued now; global ones (TMA and bulk stores) go through the TMA unit
+        if (e.space == isa::space::global && e.op == access_op::store) tma_writes_.push_back({e.address, e.size});
+        return;
+    }
     if (e.async_proxy) { // a copy's source (global: through the TMA unit) or a wgmma's operands (the tensor pipe's time)
         if (e.space == isa::space::global && e.op == access_op::load) tma_reads_.push_back({e.address, e.size});
         return;
@@ -489,6 +494,8 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
         }
         end_ = std::max(end_, landed);
     }
+    if (!tma_writes_.empty()) // a store to global memory (shared to global): the kernel ends no sooner than its writes
+        end_ = std::max(end_, memory_->tma_store(w.sm, now_, tma_writes_));
     if (hold_ > now_) { // a wait the engine passed goes on when the copies it waited for have landed
         for_dests(ins, c.dests, [&](isa::opnd kind, uint32_t slot) {
             auto& v = kind == isa::opnd::pred ? w.pred_ready : w.reg_ready;

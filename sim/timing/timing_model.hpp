@@ -206,6 +206,7 @@ private:
     // This turn's bulk/tensor copy source reads, the mbarriers it updated,
     // and when an mbarrier wait it passed may go on.
     std::vector<lane_access> tma_reads_;
+    std::vector<lane_access> tma_writes_;       // this turn's bulk/tensor stores to global memory
     std::vector<uint64_t> turn_mbarriers_;
     uint64_t hold_ = 0;
     // Per mbarrier (CTA << 24 | offset): when the copies that complete its

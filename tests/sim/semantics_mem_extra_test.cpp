@@ -295,6 +295,25 @@ TEST(semantics_mem_extra, isspacep_classifies_generic_addresses) {
     EXPECT_EQ(out, (std::vector<uint32_t>{1, 0, 1, 1, 1, 1, 0, 1, 0, 1, 0}));
 }
 
+// A .shared address is 32 bits; a 64-bit generic shared address used in a
+// .shared instruction reaches the same byte, as on the hardware (DeepGEMM's
+// ld_shared/st_shared/stmatrix helpers pass cvta's result that way), both
+// lane by lane (a divergent warp) and through the whole-warp path.
+TEST(semantics_mem_extra, a_generic_address_in_a_shared_instruction_uses_its_low_32_bits) {
+    fixture f(R"(
+    mov.u64 %rd2, sbuf;
+    cvta.shared.u64 %rd3, %rd2;
+    st.shared.u32 [%rd3+4], 77;
+    ld.shared.u32 %r1, [sbuf+4];
+    st.global.u32 [%rd1], %r1;
+    st.shared.u32 [sbuf+8], 99;
+    ld.shared.u32 %r2, [%rd3+8];
+    st.global.u32 [%rd1+4], %r2;
+    ld.shared.v2.u32 {%r3, %r4}, [%rd3+8];
+    st.global.u32 [%rd1+8], %r3;)", ".shared .align 16 .b8 sbuf[16];\n");
+    EXPECT_EQ(f.run(std::vector<uint32_t>(3, 0)), (std::vector<uint32_t>{77, 99, 99}));
+    EXPECT_EQ(f.run(std::vector<uint32_t>(3, 0), {1}, {32}), (std::vector<uint32_t>{77, 99, 99}));
+}
 
 TEST(semantics_mem_extra, alloca_gives_local_memory_that_stackrestore_and_return_release) {
     fixture f(R"(

@@ -157,6 +157,20 @@ TEST(timing, a_bulk_copy_waited_on_an_mbarrier_takes_the_l2_latency_plus_the_tma
     EXPECT_LE(cycles, m.l2_near_latency + m.tma_extra_latency + 16) << "more than the few issues around the copy";
 }
 
+TEST(timing, a_bulk_store_writes_through_the_l2_to_dram_and_the_kernel_waits_for_it) {
+    // 4 KiB of shared memory stored to global memory that no one touched
+    // before: 128 sectors, each an L2 miss written to HBM; the kernel ends
+    // no sooner than the last write (the DRAM latency after the store).
+    const std::string store = "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sbuf], 4096;\ncp.async.bulk.commit_group;\n";
+    auto with = run(load_buf + store, 1, 1);
+    auto without = run(load_buf, 1, 1);
+    ASSERT_TRUE(with.ok && without.ok);
+    EXPECT_EQ(with.p.memory.dram_write_bytes, 4096u);
+    EXPECT_EQ(with.p.memory.l2_sectors, 128u);
+    EXPECT_EQ(without.p.memory.dram_write_bytes, 0u);
+    EXPECT_GE(with.p.cycles, without.p.cycles + h800().timing.dram_latency);
+}
+
 TEST(timing, a_launch_restricted_to_some_sms_uses_only_those) {
     auto t = run("mov.u32 %r1, %tid.x;\n", 64, 32, {3, 7});
     ASSERT_TRUE(t.ok);
