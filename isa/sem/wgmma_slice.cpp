@@ -198,7 +198,10 @@ void queue_results(exec_context& c, const exec_instruction& ins, etype t, uint32
         else
             for (uint32_t lane = 0; lane < warp_size; ++lane) value[lane] |= (dm[lane_base[lane] + off] & mask_bits(bits)) << shift;
     }
-    std::erase_if(open, [](const wgmma_write& w) { return w.slot == no_slot; }); // a sink register "_" keeps nothing
+    // A sink register "_" keeps nothing (only this call's writes can be one).
+    open.erase(std::remove_if(open.begin() + static_cast<std::ptrdiff_t>(base), open.end(),
+                              [](const wgmma_write& w) { return w.slot == no_slot; }),
+               open.end());
 }
 
 } // namespace ptxsim::isa::sem::wgmma

@@ -79,6 +79,12 @@ issue_class classify(const isa::exec_instruction& ins, const models::timing_conf
     }
     if (!row.shapes.empty() && !row.shapes[0].classes.empty() && row.shapes[0].classes[0] == isa::operand_class::dest)
         c.dests = ins.dest_pair ? 2 : 1;
+    // The instruction's cache hints, plus: a strong load (volatile,
+    // relaxed, acquire) at a scope wider than the CTA must see other SMs'
+    // writes, which the SM's L1 is not kept coherent with, so the L2 serves it.
+    c.cache = ins.cache;
+    if (ins.order != isa::mem_order::weak && ins.scope != isa::mem_scope::cta && ins.scope != isa::mem_scope::none)
+        c.cache |= isa::hint_l1_bypass;
     return c;
 }
 

@@ -30,6 +30,7 @@ struct issue_class {
     uint32_t latency = 1;  // issue to result, cycles
     uint32_t interval = 1; // between two issues to this pipe of one sub-partition
     uint8_t dests = 0;     // leading operands the instruction writes (0, 1, or 2 for p|q pairs)
+    uint8_t cache = 0;     // memory: isa::cache_hint bits, plus L1 bypass for strong loads past the CTA
 };
 
 // The issue class of one decoded instruction under model `m`.

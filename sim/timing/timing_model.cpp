@@ -521,18 +521,6 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     issued_ = true;
 }
 
-namespace {
-// The instruction's cache hints, plus: a strong load (volatile, relaxed,
-// acquire) at a scope wider than the CTA must see other SMs' writes, which
-// the SM's L1 is not kept coherent with, so it is served from the L2.
-uint8_t cache_hints(const isa::exec_instruction& ins) {
-    uint8_t h = ins.cache;
-    const bool strong = ins.order != isa::mem_order::weak;
-    if (strong && ins.scope != isa::mem_scope::cta && ins.scope != isa::mem_scope::none) h |= isa::hint_l1_bypass;
-    return h;
-}
-} // namespace
-
 void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c) {
     sm_timing& sm = sms_[w.sm];
     const uint64_t t = now_;
@@ -543,7 +531,7 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
     case op_kind::plain: break;
     case op_kind::memory: {
         const uint64_t start = std::max(t, sm.lsu_free);
-        ready = memory_->access(w.sm, start, accesses_, cache_hints(ins));
+        ready = memory_->access(w.sm, start, accesses_, c.cache);
         sm.lsu_free = start + 1 + memory_->last_extra_cycles();
         slow = accesses_.empty() || !accesses_.front().shared;
         break;

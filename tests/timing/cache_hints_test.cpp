@@ -6,12 +6,11 @@
 // replacement order by hand.
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 #include "sim/device.hpp"
 #include "sim/timing/sector_cache.hpp"
 #include "sim/timing/timing_model.hpp"
 #include "tests/timing/h800_model.hpp"
+#include "tests/timing/timed_kernel.hpp"
 
 namespace {
 
@@ -21,28 +20,9 @@ using test::h800;
 
 // Cycles of a kernel that chases a pointer `n` times with `load`.
 sim::timing::launch_profile chase(const std::string& load, int n) {
-    sim::device dev{h800()};
-    parser::diagnostics d;
-    std::string body = "ld.param.u64 %rd1, [buf];\n";
-    for (int i = 0; i < n; ++i) body += load + " %rd1, [%rd1];\n";
-    const std::string text = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 buf)\n{\n"
-                             ".reg .b64 %rd<4>;\n" + body + "ret;\n}\n";
-    EXPECT_TRUE(dev.load_module_text("t.ptx", text, d));
-    std::string why;
-    auto k = dev.find_kernel("k", why);
-    const uint64_t buf = dev.allocate(128);
-    std::vector<uint64_t> words(16);
-    for (uint64_t i = 0; i < words.size(); ++i) words[i] = buf + 8 * i;
-    dev.write(buf, words.data(), 128);
-    std::vector<uint8_t> params(8);
-    std::memcpy(params.data(), &buf, 8);
-    sim::timing::timing_model model(h800());
-    sim::launch_options o;
-    o.observer = &model;
-    o.schedule = &model;
-    auto r = dev.launch(*k, {1}, {32}, 0, params, o, d);
-    EXPECT_TRUE(r.ok) << (r.fault ? r.fault->format() : "");
-    return model.launches().empty() ? sim::timing::launch_profile{} : model.launches().front();
+    auto t = test::run(test::load_buf + test::repeat(load + " %rd1, [%rd1];\n", n));
+    EXPECT_TRUE(t.ok);
+    return t.p;
 }
 
 // Cycles per extra load: (40 loads - 8 loads) / 32.
