@@ -123,7 +123,7 @@ public:
 private:
     template <class P>
     launch_result run_with(P& p) {
-        const uint64_t total = req_.grid.count() / req_.cluster.count();
+        const uint64_t total = std::min<uint64_t>(req_.grid.count() / req_.cluster.count(), shared_.end_cluster);
         std::deque<std::unique_ptr<cluster_state>> live;
         uint64_t counted = 0;
         bool started_all = false; // this thread found no unstarted cluster left
@@ -1999,11 +1999,12 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
     shared_state shared;
     // Host threads take whole clusters (of one CTA without cluster dimensions).
     uint32_t resident_clusters = std::max<uint32_t>(1, req.resident_ctas / static_cast<uint32_t>(req.cluster.count()));
-    // A scheduler's order is one host thread's (the same seed, the same interleaving).
-    uint32_t threads = req.options.schedule ? 1 : std::max<uint32_t>(1, std::min<uint32_t>(req.options.threads, resident_clusters));
-    uint32_t share = std::max<uint32_t>(1, resident_clusters / threads);
-    std::vector<launch_result> results(threads);
     observer* const obs = req.options.observer;
+    // Sampling: the first waves run observed and scheduled, the rest plainly after them.
+    const uint64_t clusters = req.grid.count() / req.cluster.count();
+    uint64_t observed = clusters;
+    if ((obs || req.options.schedule) && req.options.sample_waves)
+        observed = std::min<uint64_t>(clusters, uint64_t(req.options.sample_waves) * resident_clusters);
     launch_event event;
     // An observer's stop: its report is the launch's fault, and every host thread stops.
     const std::function<void(const stop_request&)> stop = [&](const stop_request& q) {
@@ -2031,28 +2032,50 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
                                      : req.options.registers_per_thread ? req.options.registers_per_thread
                                                                         : req.kernel->maxnreg;
         event.registers_estimated = req.registers_estimated;
+        event.observed_ctas = observed * req.cluster.count();
         event.locate = &req.locate;
         event.stop = &stop;
         obs->launch_begin(event);
     }
-    auto work = [&](uint32_t i) {
-        auto port = make_port();
-        results[i] = obs ? engine<true>(req, *port, shared, share, threads == 1).run()
-                         : engine<false>(req, *port, shared, share, threads == 1).run();
-    };
-    if (threads == 1) {
-        work(0);
-    } else {
-        // Plain threads, not a task pool: a CTA spinning on a flag that a CTA
-        // on another thread sets needs both to run at the same time.
-        std::vector<std::thread> pool;
-        for (uint32_t i = 0; i < threads; ++i) pool.emplace_back(work, i);
-        for (auto& t : pool) t.join();
-    }
     launch_result out;
-    for (const auto& r : results) {
-        out.stats.warp_instructions += r.stats.warp_instructions;
-        out.stats.thread_instructions += r.stats.thread_instructions;
+    // Runs clusters [shared.next_cta, shared.end_cluster) of `r`.
+    auto run_part = [&](const launch_request& r) {
+        // A scheduler's order is one host thread's (the same seed, the same interleaving).
+        const uint32_t threads =
+            r.options.schedule ? 1 : std::max<uint32_t>(1, std::min<uint32_t>(r.options.threads, resident_clusters));
+        const uint32_t share = std::max<uint32_t>(1, resident_clusters / threads);
+        std::vector<launch_result> results(threads);
+        auto work = [&](uint32_t i) {
+            auto port = make_port();
+            results[i] = r.options.observer ? engine<true>(r, *port, shared, share, threads == 1).run()
+                                            : engine<false>(r, *port, shared, share, threads == 1).run();
+        };
+        if (threads == 1) {
+            work(0);
+        } else {
+            // Plain threads, not a task pool: a CTA spinning on a flag that a CTA
+            // on another thread sets needs both to run at the same time.
+            std::vector<std::thread> pool;
+            for (uint32_t i = 0; i < threads; ++i) pool.emplace_back(work, i);
+            for (auto& t : pool) t.join();
+        }
+        for (const auto& x : results) {
+            out.stats.warp_instructions += x.stats.warp_instructions;
+            out.stats.thread_instructions += x.stats.thread_instructions;
+        }
+    };
+    shared.end_cluster = observed;
+    run_part(req);
+    if (observed < clusters && !shared.stop.load()) {
+        // A CTA of the observed waves could not have waited for a later one
+        // on the GPU either (it would not have been resident), so running
+        // the rest after them is an order the GPU could take.
+        launch_request rest = req;
+        rest.options.observer = nullptr;
+        rest.options.schedule = nullptr;
+        shared.next_cta = observed;
+        shared.end_cluster = clusters;
+        run_part(rest);
     }
     out.fault = shared.fault;
     out.ok = !out.fault;

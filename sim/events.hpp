@@ -250,6 +250,9 @@ struct launch_event {
     uint32_t registers_per_thread = 0; // as the launch gave them (0: not known)
     bool registers_estimated = false;  // ... estimated from the PTX (launch_options::estimate_registers)
     uint32_t stream = 0;               // launch_options::stream
+    // CTAs that run under the observer (launch_options::sample_waves): the
+    // first this many of the grid; the rest run unobserved after them.
+    uint64_t observed_ctas = 0;
     // PTX file:line (and CUDA file:line from .loc) of an event_site, into
     // the location fields of a fault_report. Valid until launch end returns.
     const std::function<void(int32_t function_id, uint32_t pos, fault_report&)>* locate = nullptr;

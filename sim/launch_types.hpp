@@ -57,6 +57,12 @@ struct launch_options {
     // Who runs next (sim/scheduler.hpp); null: the engine's default order.
     // Not owned; kept across the launches of a launch file. Forces one host thread.
     scheduler* schedule = nullptr;
+    // Sampling (ptxsim prof --sample): only the first sample_waves waves of
+    // clusters (a wave: as many as the launch's SMs hold at once) run under
+    // the observer and scheduler; the rest run after them without either, on
+    // `threads` host threads, so results stay whole while the timing model
+    // extrapolates. 0: every cluster runs under them.
+    uint32_t sample_waves = 0;
 };
 
 // A located kernel fault: where and who, in the terms a user debugs with.

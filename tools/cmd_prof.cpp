@@ -89,6 +89,7 @@ int cmd_prof(const std::vector<std::string>& args) {
     std::string model_name = "h800";
     uint64_t budget = 2'000'000'000;
     size_t lines = 10;
+    uint32_t sample = 0, threads = 1;
     bool json = false;
     std::string trace_path, svg_path;
     opts.add_options()("file", po::value(&files), "launch file")(
@@ -96,12 +97,15 @@ int cmd_prof(const std::vector<std::string>& args) {
         "json", po::bool_switch(&json), "print the report as JSON (every metric, every source line, each CTA's SM and cycles)")(
         "trace", po::value(&trace_path), "write a Chrome/Perfetto trace to FILE: a track per SM (CTAs as spans), a track per stream, an HBM counter")(
         "svg", po::value(&svg_path), "write the timeline to FILE as SVG: SMs down, time across, coloured by kernel")(
+        "sample", po::value(&sample), "simulate the first WAVES (3 or more; 5 advised) waves of each launch in detail (a wave: the CTAs "
+                                      "its SMs hold at once), run the rest without timing and extrapolate (default: every CTA in detail)")(
+        "threads", po::value(&threads), "host threads for the CTAs --sample runs without timing (default 1)")(
         "lines", po::value(&lines), "source lines in the text report, most cycles first (default 10; 0: none)")(
         "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)");
     po::variables_map vm;
     const std::string synopsis =
         "usage: ptxsim prof [--model h800|h100|h200|FILE] [--json] [--lines N] [--trace FILE] [--svg FILE]\n"
-        "                   [--max-instructions N] LAUNCH.json\n\n"
+        "                   [--sample WAVES [--threads N]] [--max-instructions N] LAUNCH.json\n\n"
         "Runs the launches of a launch file (docs/launch-file.md) under ptxsim's cycle\n"
         "model of the GPU (docs/timing.md): outputs are written and expectations\n"
         "checked as `ptxsim run` does, and each launch is reported with its cycles,\n"
@@ -113,9 +117,21 @@ int cmd_prof(const std::vector<std::string>& args) {
         "\"stream\"s overlap in time. Registers per thread come from the launch's\n"
         "\"registers_per_thread\", else from ptxas -v when the CUDA toolkit is found\n"
         "($PTXAS, /usr/local/cuda/bin, PATH; PTXAS=none: not used), else .maxnreg,\n"
-        "else an estimate from the PTX (with a warning).\n\n"
+        "else an estimate from the PTX (with a warning). With --sample WAVES, only\n"
+        "the first WAVES waves of CTAs of each launch are simulated in detail; the\n"
+        "rest run without timing (results still whole) and the launch's cycles and\n"
+        "counters are extrapolated (docs/timing.md, \"Sampling\").\n\n"
         "exit status: 0 ok, 1 kernel fault or mismatch, 2 bad input";
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;
+    if (vm.count("sample") && sample < 3) {
+        std::cerr << "ptxsim prof: --sample: at least 3 waves (the first starts cold, the one before the last is measured while "
+                     "the last keeps the SMs busy); 5 is within 3% on scripts/sample_error.py's kernels\n";
+        return exit_usage;
+    }
+    if (vm.count("threads") && threads == 0) {
+        std::cerr << "ptxsim prof: --threads: 1 or more\n";
+        return exit_usage;
+    }
     if (files.size() != 1) {
         std::cerr << "ptxsim prof: expected exactly one launch file\n\n" << synopsis << '\n';
         return exit_usage;
@@ -152,6 +168,8 @@ int cmd_prof(const std::vector<std::string>& args) {
     s.options.max_warp_instructions = budget;
     s.options.observer = &timing;
     s.options.schedule = &timing;
+    s.options.sample_waves = sample;
+    s.options.threads = threads; // the timing model's part runs on one; --sample's rest on these
     s.options.estimate_registers = true; // where neither the launch file, ptxas nor .maxnreg says
     std::ostringstream run_out;
     const int status = sim::run_launch_file(dev, *file, s, json ? run_out : std::cout, std::cerr);

@@ -94,6 +94,9 @@ constexpr uint32_t index_bits = 0xFFFFFu;
 // across threads, and the instruction budget.
 struct shared_state {
     std::atomic<uint64_t> next_cta{0};
+    // Clusters [next_cta, end_cluster) run (run_launch's sampling runs a
+    // launch's clusters in two parts); set before the host threads start.
+    uint64_t end_cluster = UINT64_MAX;
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> warp_instructions{0};
     std::mutex fault_mutex;

@@ -66,6 +66,11 @@ void print_text(std::ostream& out, const launch_profile& p, const models::gpu_mo
     out << fmt::format("  cycles {}  ({:.2f} us; launch overhead {:.0f} cycles more)\n", p.cycles,
                        double(p.cycles) / p.clock_mhz, p.launch_overhead_cycles);
     out << fmt::format("  stream {}: cycles {} to {} of the run\n", p.stream, p.start, p.start + p.cycles);
+    if (p.sampled_ctas && p.sampled_ctas < p.grid.count())
+        out << fmt::format("  sampled (--sample): the first {} of {} CTAs simulated in detail (to cycle {}), the other {} placed at\n"
+                           "  {} cycles each (the measured steady rate); cycles, counters and source lines extrapolated (x{:.2f})\n",
+                           p.sampled_ctas, p.grid.count(), p.start + p.detailed_cycles, p.grid.count() - p.sampled_ctas,
+                           p.estimated_cta_cycles, double(p.grid.count()) / double(p.sampled_ctas));
     const double ipc = p.sms_used && p.cycles ? double(p.warp_instructions) / (double(p.cycles) * p.sms_used) : 0;
     out << fmt::format("  warp-instructions {}  IPC {:.2f} per active SM\n", p.warp_instructions, ipc);
     out << fmt::format("  occupancy: theoretical {:.1f}% ({} CTAs/SM, limited by {}), achieved {:.1f}%{}\n",
@@ -110,6 +115,13 @@ std::string to_json(const std::vector<launch_profile>& launches, const models::g
         j["start_cycle"] = p.start; // on the run's time line
         j["end_cycle"] = p.start + p.cycles;
         j["occupancy_limited_by"] = p.occupancy.limiting_names();
+        j["ctas_per_sm"] = p.occupancy.ctas_per_sm;
+        if (p.sampled_ctas && p.sampled_ctas < p.grid.count()) {
+            // "ctas" from index sampled_ctas on are estimates (sampling.hpp).
+            j["sampled_ctas"] = p.sampled_ctas;
+            j["detailed_end_cycle"] = p.start + p.detailed_cycles;
+            j["estimated_cta_cycles"] = p.estimated_cta_cycles;
+        }
         j["registers_source"] = p.registers_estimated ? "estimate" : p.registers_per_thread ? "known" : "unknown";
         nlohmann::ordered_json metrics;
         for (const auto& [name, value] : metrics_of(p, m)) metrics[name] = value;

@@ -1,4 +1,5 @@
 #include "sim/timing/timing_model.hpp"
+#include "sim/timing/sampling.hpp"
 
 #include <algorithm>
 
@@ -95,6 +96,7 @@ void timing_model::launch_begin(const launch_event& e) {
     mbarrier_ready_.clear();
     pending_.clear();
     warps_per_cta_ = static_cast<uint32_t>((e.block.count() + 31) / 32);
+    observed_ctas_ = e.observed_ctas ? e.observed_ctas : e.grid.count();
     // On the run's time line: after the stream's previous launch and the
     // launch overhead.
     cur_->stream = e.stream;
@@ -110,8 +112,13 @@ void timing_model::launch_end(const launch_event& e, const launch_result& r) {
     if (!cur_) return;
     for (auto& [key, c] : ctas_)
         if (c.placed) cur_->cta_ends[c.index] = std::max(cur_->cta_ends[c.index], end_);
-    const uint64_t end = std::max(end_, now_);
-    cur_->cycles = end - start_;
+    cur_->cycles = std::max(end_, now_) - start_;
+    cur_->memory = memory_->counters();
+    for (const auto& sm : sms_) cur_->sms_used += sm.ever_used;
+    // --sample: the CTAs after the observed ones ran without the model.
+    if (observed_ctas_ < e.grid.count() && r.ok)
+        extrapolate(*cur_, e.grid.count(), r.stats.warp_instructions, cur_->occupancy.ctas_per_sm, sm_ids_);
+    const uint64_t end = start_ + cur_->cycles;
     stream_ready_[cur_->stream] = end;
     // The SMs this launch held, and when, for the launches of other streams after it.
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> spans;
@@ -127,8 +134,6 @@ void timing_model::launch_end(const launch_event& e, const launch_result& r) {
         held_[sm].push_back(span);
     }
     cur_->ok = r.ok;
-    cur_->memory = memory_->counters();
-    for (const auto& sm : sms_) cur_->sms_used += sm.ever_used;
     cur_->achieved_occupancy =
         active_sm_cycles_ ? double(resident_warp_cycles_) / (double(active_sm_cycles_) * m_.sm.max_warps) : 0;
     locate_ = e.locate;

@@ -90,6 +90,13 @@ struct launch_profile {
     std::vector<line_row> rows;             // `lines` located, at launch end
     std::vector<std::pair<uint32_t, uint64_t>> cta_spans; // per CTA: SM, start cycle on the run's time line (and end below)
     std::vector<uint64_t> cta_ends;
+    // --sample (sampling.hpp): the first sampled_ctas CTAs were simulated in
+    // detail (to detailed_cycles after start); the spans after them are
+    // estimates of estimated_cta_cycles each, and the counters are scaled.
+    // sampled_ctas 0: every CTA was simulated.
+    uint64_t sampled_ctas = 0;
+    uint64_t detailed_cycles = 0;
+    uint64_t estimated_cta_cycles = 0;
     bool ok = true;
 };
 
@@ -220,6 +227,7 @@ private:
     uint64_t now_ = 0, pass_ = 0, end_ = 0, start_ = 0;
     bool issued_ = false;
     uint32_t warps_per_cta_ = 1;
+    uint64_t observed_ctas_ = 0;                // launch_event::observed_ctas: fewer than the grid's when sampling
     uint64_t resident_warp_cycles_ = 0, active_sm_cycles_ = 0;
 };
 

@@ -130,6 +130,56 @@ TEST(prof_cli, without_ptxas_registers_are_estimated_from_the_ptx_with_a_warning
     EXPECT_NE(r.out.find("\"registers_source\": \"estimate\""), std::string::npos);
 }
 
+// A vector_add of 6 waves on 2 SMs (16 CTAs of 128 threads each), written
+// to `dir`, its output buffer to dir/c.bin.
+std::string six_waves(const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    const auto path = dir / "launch.json";
+    std::ofstream(path) << "{\"module\": \"" PTXSIM_SOURCE_DIR "/kernels/vector_add/vector_add.sm_90a.ptx\",\n"
+                           " \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 24576, \"init\": {\"iota\": {\"start\": 0, \"step\": 3}}},\n"
+                           "  \"b\": {\"type\": \"u32\", \"count\": 24576, \"init\": {\"fill\": 5}}, \"c\": {\"type\": \"u32\", \"count\": 24576}},\n"
+                           " \"launches\": [{\"kernel\": \"vector_add\", \"grid\": 192, \"block\": 128, \"sms\": [0, 1], \"registers_per_thread\": 18,\n"
+                           "  \"args\": [{\"u32\": 24576}, {\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}]}],\n"
+                           " \"outputs\": {\"c\": \"" + (dir / "c.bin").string() + "\"}}\n";
+    return path.string();
+}
+
+std::string bytes_of(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+TEST(prof_cli, sample_simulates_three_waves_runs_the_rest_and_extrapolates) {
+    const auto dir = std::filesystem::temp_directory_path() / "ptxsim_prof_sample_test";
+    const std::string f = six_waves(dir);
+    auto full = run_ptxsim("prof --json '" + f + "'");
+    ASSERT_EQ(full.status, 0) << full.err;
+    const std::string full_c = bytes_of(dir / "c.bin");
+    std::filesystem::remove(dir / "c.bin");
+    auto s = run_ptxsim("prof --json --sample 3 --threads 2 '" + f + "'");
+    ASSERT_EQ(s.status, 0) << s.err;
+    // Every CTA ran: the results are the full run's.
+    EXPECT_EQ(bytes_of(dir / "c.bin"), full_c);
+    EXPECT_EQ(full_c.size(), 24576u * 4);
+    const auto a = nlohmann::json::parse(full.out)[0], b = nlohmann::json::parse(s.out)[0];
+    EXPECT_EQ(b["sampled_ctas"], 96);   // 3 waves of 32
+    EXPECT_EQ(b["ctas"].size(), 192u);  // the estimated ones too, for the trace
+    EXPECT_EQ(b["metrics"]["smsp__inst_executed.sum"], a["metrics"]["smsp__inst_executed.sum"]); // exact
+    const double full_cycles = a["metrics"]["gpc__cycles_elapsed.max"], cycles = b["metrics"]["gpc__cycles_elapsed.max"];
+    EXPECT_NEAR(cycles, full_cycles, 0.1 * full_cycles); // 6312 and 6620 when written
+    auto text = run_ptxsim("prof --lines 0 --sample 3 '" + f + "'");
+    EXPECT_NE(text.out.find("sampled (--sample): the first 96 of 192 CTAs simulated in detail"), std::string::npos) << text.out;
+    // A grid of 3 waves or fewer is simulated whole: the same report.
+    auto one = run_ptxsim("prof --json --sample 3 '" + saxpy + "'");
+    auto whole = run_ptxsim("prof --json '" + saxpy + "'");
+    EXPECT_EQ(one.out, whole.out);
+    auto few = run_ptxsim("prof --sample 2 '" + f + "'");
+    EXPECT_EQ(few.status, 2);
+    EXPECT_NE(few.err.find("ptxsim prof: --sample: at least 3 waves"), std::string::npos) << few.err;
+    EXPECT_EQ(few.out, "");
+    std::filesystem::remove_all(dir);
+}
+
 TEST(prof_cli, bad_input_exits_2_with_the_reason) {
     auto nowhere = run_ptxsim("prof --trace /nonexistent/dir/t.json '" + saxpy + "'");
     EXPECT_EQ(nowhere.status, 2);
