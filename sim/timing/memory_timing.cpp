@@ -1,6 +1,7 @@
 #include "sim/timing/memory_timing.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <unordered_map>
 
@@ -39,18 +40,44 @@ uint64_t memory_timing::l2_latency() const {
     return t_.l2_near_latency + static_cast<uint64_t>(over * (double(t_.l2_far_latency) - t_.l2_near_latency) + 0.5);
 }
 
-// A wavefront serves each bank once: the number of distinct 4-byte words
-// the warp touches in its busiest bank (lanes reading the same word share
-// it), and never fewer than the bytes moved at 128 a wavefront.
+// Shared memory serves a warp in phases of 128 bytes: all 32 lanes at once
+// for accesses of 4 bytes or less a lane, half-warps for 8 bytes, quarter-
+// warps for 16 (ld/st.shared.v4, and ldmatrix/stmatrix, whose lanes each
+// give one 16-byte row: a phase is one 8x8 matrix). Within a phase a
+// wavefront serves each bank once: the number of distinct 4-byte words the
+// phase touches in its busiest bank (lanes reading the same word share it),
+// and never fewer than its bytes at 128 a wavefront. The phases' wavefronts add.
 uint64_t memory_timing::shared_access(uint64_t now, const std::vector<lane_access>& lanes) {
-    std::unordered_map<uint32_t, std::set<uint64_t>> banks;
+    std::array<uint32_t, 32> lane_bytes{};
     uint64_t bytes = 0;
     for (const auto& a : lanes) {
+        lane_bytes[a.lane % 32] += a.size; // a vector access may come as one event per element
         bytes += a.size;
-        for (uint64_t w = a.address / 4; w <= (a.address + std::max<uint32_t>(a.size, 1) - 1) / 4; ++w) banks[w % 32].insert(w);
     }
-    uint64_t wavefronts = (bytes + 127) / 128;
-    for (const auto& [bank, words] : banks) wavefronts = std::max<uint64_t>(wavefronts, words.size());
+    const uint32_t width = *std::max_element(lane_bytes.begin(), lane_bytes.end());
+    const uint32_t per_phase = width >= 16 ? 8 : width >= 8 ? 16 : 32;
+    // (phase, bank, word) as one key, sorted: runs of one (phase, bank).
+    std::vector<uint64_t>& keys = bank_words_;
+    keys.clear();
+    std::array<uint64_t, 4> phase_bytes{};
+    for (const auto& a : lanes) {
+        const uint64_t phase = (a.lane % 32) / per_phase;
+        phase_bytes[phase] += a.size;
+        for (uint64_t w = a.address / 4; w <= (a.address + std::max<uint32_t>(a.size, 1) - 1) / 4; ++w)
+            keys.push_back(phase << 62 | (w % 32) << 56 | (w & ((uint64_t(1) << 56) - 1)));
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    std::array<uint64_t, 4> busiest{};
+    for (size_t i = 0; i < keys.size();) {
+        size_t j = i;
+        while (j < keys.size() && keys[j] >> 56 == keys[i] >> 56) ++j;
+        busiest[keys[i] >> 62] = std::max<uint64_t>(busiest[keys[i] >> 62], j - i);
+        i = j;
+    }
+    uint64_t wavefronts = 0;
+    for (uint32_t ph = 0; ph < 4; ++ph)
+        if (busiest[ph]) wavefronts += std::max<uint64_t>(busiest[ph], (phase_bytes[ph] + 127) / 128);
     wavefronts = std::max<uint64_t>(wavefronts, 1);
     ++c_.shared_requests;
     c_.shared_wavefronts += wavefronts;
@@ -97,7 +124,7 @@ uint64_t memory_timing::tma_load(uint32_t sm, uint64_t now, const std::vector<la
     return std::max(data + t_.tma_extra_latency, static_cast<uint64_t>(free + 0.5));
 }
 
-uint64_t memory_timing::tma_store(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes) {
+memory_timing::store_times memory_timing::tma_store(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes) {
     const std::vector<uint64_t>& sectors = sectors_of(lanes);
     double& free = tma_free_[sm % tma_free_.size()];
     const double start = std::max(free, double(now));
@@ -105,7 +132,7 @@ uint64_t memory_timing::tma_store(uint32_t sm, uint64_t now, const std::vector<l
     const uint64_t read = static_cast<uint64_t>(free + 0.5); // shared memory read out
     uint64_t done = read;
     for (uint64_t s : sectors) done = std::max(done, from_l2(s * sector_cache::sector_bytes, read, true));
-    return done;
+    return {read, done};
 }
 
 uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes, uint8_t hints) {

@@ -25,6 +25,7 @@ struct lane_access {
     bool shared = false, store = false, atomic = false;
     bool remote = false;   // shared: another CTA's of the cluster (distributed shared memory)
     bool constant = false; // .const or kernel .param: the constant cache, at the L1's latency
+    uint8_t lane = 0;      // the lane of the warp that made it (shared memory serves lanes in phases)
 };
 
 struct memory_counters {
@@ -58,9 +59,13 @@ public:
     // A bulk or tensor store (shared to global) issued at `now` on SM `sm`
     // writing these global bytes: the TMA unit reads shared memory at
     // l1_bytes_per_clock (after the copies before it) and writes each
-    // sector to the L2 (a miss: to HBM, on its calendar). When the last
-    // write is done.
-    uint64_t tma_store(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes);
+    // sector to the L2 (a miss: to HBM, on its calendar). When shared
+    // memory has been read out (what cp.async.bulk.wait_group.read waits
+    // for) and when the last write is done (what wait_group waits for).
+    struct store_times {
+        uint64_t read = 0, written = 0;
+    };
+    store_times tma_store(uint32_t sm, uint64_t now, const std::vector<lane_access>& lanes);
     // Extra cycles the SM's load/store unit is busy with the last access
     // beyond its first cycle (wavefronts, L1 lines).
     uint32_t last_extra_cycles() const { return extra_; }
@@ -77,6 +82,7 @@ private:
     // Fills sectors_ (kept, so a memory instruction allocates nothing).
     const std::vector<uint64_t>& sectors_of(const std::vector<lane_access>& lanes);
     std::vector<uint64_t> sectors_;
+    std::vector<uint64_t> bank_words_; // shared_access's (phase, bank, word) keys, kept likewise
 
     const models::timing_config& t_;
     std::vector<std::unique_ptr<sector_cache>> l1_;

@@ -46,6 +46,11 @@ issue_class classify(const isa::exec_instruction& ins, const models::timing_conf
     case isa::timing_class::mem:
     case isa::timing_class::atom:
     case isa::timing_class::async:
+        if (key == "cp.async.bulk.commit_group" || key == "cp.async.bulk.wait_group") {
+            set(pipe::control, 1, 1);
+            c.kind = key.ends_with("commit_group") ? op_kind::bulk_commit : op_kind::bulk_wait;
+            break;
+        }
         set(pipe::lsu, m.l1_hit_latency, 1);
         c.kind = op_kind::memory;
         break;

@@ -22,6 +22,8 @@ enum class op_kind : uint8_t {
     wgmma,           // wgmma.mma_async: asynchronous, busy time from N and K
     wgmma_commit,    // wgmma.commit_group
     wgmma_wait,      // wgmma.wait_group N
+    bulk_commit,     // cp.async.bulk.commit_group
+    bulk_wait,       // cp.async.bulk.wait_group{.read} N (exec_instruction::sub 2: .read)
 };
 
 struct issue_class {

@@ -450,6 +450,7 @@ void timing_model::access(const access_event& e) {
     a.constant = e.space == isa::space::const_ || e.space == isa::space::param;
     a.store = e.op == access_op::store;
     a.atomic = e.op == access_op::atomic;
+    a.lane = static_cast<uint8_t>(e.site.lane);
     accesses_.push_back(a);
 }
 
@@ -499,8 +500,12 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
         }
         end_ = std::max(end_, landed);
     }
-    if (!tma_writes_.empty()) // a store to global memory (shared to global): the kernel ends no sooner than its writes
-        end_ = std::max(end_, memory_->tma_store(w.sm, now_, tma_writes_));
+    if (!tma_writes_.empty()) { // a store to global memory (shared to global): its bulk group and the kernel wait for it
+        const memory_timing::store_times st = memory_->tma_store(w.sm, now_, tma_writes_);
+        w.bulk_read = std::max(w.bulk_read, st.read);
+        w.bulk_written = std::max(w.bulk_written, st.written);
+        end_ = std::max(end_, st.written);
+    }
     if (hold_ > now_) { // a wait the engine passed goes on when the copies it waited for have landed
         for_dests(ins, c.dests, [&](isa::opnd kind, uint32_t slot) {
             auto& v = kind == isa::opnd::pred ? w.pred_ready : w.reg_ready;
@@ -565,6 +570,22 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
         while (w.groups.size() > keep) {
             until = std::max(until, w.groups.front());
             w.groups.erase(w.groups.begin());
+        }
+        w.next_issue = std::max(w.next_issue, until);
+        break;
+    }
+    case op_kind::bulk_commit:
+        w.bulk_groups.push_back({std::max(w.bulk_read, t), std::max(w.bulk_written, t)});
+        w.bulk_read = w.bulk_written = 0;
+        break;
+    case op_kind::bulk_wait: {
+        // Every group but the newest N: their stores written (or, with
+        // .read, their shared memory read out, so it may be reused).
+        const uint64_t keep = ins.nops && ins.ops[0].kind == isa::opnd::imm ? static_cast<uint64_t>(ins.ops[0].imm) : 0;
+        uint64_t until = t;
+        while (w.bulk_groups.size() > keep) {
+            until = std::max(until, ins.sub == 2 ? w.bulk_groups.front().first : w.bulk_groups.front().second);
+            w.bulk_groups.erase(w.bulk_groups.begin());
         }
         w.next_issue = std::max(w.next_issue, until);
         break;

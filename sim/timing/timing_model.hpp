@@ -141,6 +141,11 @@ private:
         bool after_barrier = false;
         uint64_t open_group = 0;                 // wgmma completion of the uncommitted group
         std::vector<uint64_t> groups;            // committed wgmma groups' completion cycles, oldest first
+        // Bulk async-groups (cp.async.bulk stores, shared to global): the
+        // uncommitted group's and the committed groups' (oldest first) read
+        // and written cycles (memory_timing::store_times).
+        uint64_t bulk_read = 0, bulk_written = 0;
+        std::vector<std::pair<uint64_t, uint64_t>> bulk_groups;
         uint64_t last_issue = 0;
         // collect_candidates' lower bound of its earliest issue for cached_ins.
         const isa::exec_instruction* cached_ins = nullptr;

@@ -57,6 +57,25 @@ TEST(timing, a_32_way_bank_conflict_takes_32_wavefronts) {
     EXPECT_EQ(conflict.p.cycles - clean.p.cycles, 31u); // each wavefront past the first: one cycle
 }
 
+TEST(timing, sixteen_byte_accesses_conflict_within_quarter_warps) {
+    // ld.shared.v4 is served a quarter-warp (8 lanes, 128 bytes) at a time,
+    // as ldmatrix's rows are: lane i reads 16 bytes at (i / 8) * 16 + (i % 8)
+    // * 128, so each quarter's 8 rows fall in the same 4 banks (8-way) while
+    // the quarters use different banks: 4 phases of 8 wavefronts. Counted
+    // over the whole warp at once it would look like 8.
+    const std::string addr = "mov.u32 %r1, %tid.x;\nshr.u32 %r2, %r1, 3;\nshl.b32 %r2, %r2, 4;\nand.b32 %r1, %r1, 7;\n"
+                             "shl.b32 %r1, %r1, 7;\nadd.u32 %r2, %r2, %r1;\nmov.u32 %r3, sbuf;\nadd.u32 %r3, %r3, %r2;\n";
+    const std::string load = "ld.shared.v4.u32 {%r4, %r5, %r6, %r7}, [%r3];\nadd.u32 %r1, %r4, 1;\n";
+    auto conflict = run(addr + load);
+    // Lane i at 16 * i: each quarter covers all 32 banks once.
+    auto clean = run("mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 4;\nmov.u32 %r3, sbuf;\nadd.u32 %r3, %r3, %r2;\n" + load);
+    ASSERT_TRUE(conflict.ok && clean.ok);
+    EXPECT_EQ(conflict.p.memory.shared_wavefronts, 32u);
+    EXPECT_EQ(conflict.p.memory.shared_ideal_wavefronts, 4u);
+    EXPECT_EQ(clean.p.memory.shared_wavefronts, 4u);
+    EXPECT_EQ(clean.p.memory.shared_ideal_wavefronts, 4u);
+}
+
 TEST(timing, a_pointer_chase_in_l1_costs_the_l1_latency_per_load) {
     const std::string chase = "ld.global.u64 %rd1, [%rd1];\n";
     auto a = run(load_buf + repeat(chase, 8));
@@ -123,6 +142,27 @@ TEST(timing, a_bulk_store_writes_through_the_l2_to_dram_and_the_kernel_waits_for
     EXPECT_EQ(with.p.memory.l2_sectors, 128u);
     EXPECT_EQ(without.p.memory.dram_write_bytes, 0u);
     EXPECT_GE(with.p.cycles, without.p.cycles + h800().timing.dram_latency);
+}
+
+TEST(timing, bulk_wait_group_waits_for_the_writes_and_with_read_for_the_read_out) {
+    // clock64 around a 4 KiB bulk store to lines no one touched, its commit
+    // and a wait: wait_group 0 holds the thread until the writes reached
+    // HBM (the DRAM latency more than without the wait); wait_group.read 0
+    // only until the TMA unit has read the 4 KiB out of shared memory (at
+    // most 4096 / l1_bytes_per_clock more).
+    const std::string store = "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sbuf], 4096;\ncp.async.bulk.commit_group;\n";
+    auto timed = [&](const std::string& wait) {
+        return run(load_buf + "mov.u64 %rd2, %clock64;\n" + store + wait +
+                       "mov.u64 %rd3, %clock64;\nsub.u64 %rd4, %rd3, %rd2;\nst.global.u64 [%rd1+4096], %rd4;\n",
+                   1, 1);
+    };
+    auto written = timed("cp.async.bulk.wait_group 0;\n"), read = timed("cp.async.bulk.wait_group.read 0;\n");
+    auto none = timed(""); // the same instructions without a wait
+    ASSERT_TRUE(written.ok && read.ok && none.ok);
+    const auto& m = h800().timing;
+    EXPECT_GE(written.words[512] - none.words[512], m.dram_latency);
+    EXPECT_GT(read.words[512], none.words[512]);
+    EXPECT_LE(read.words[512] - none.words[512], 4096u / m.l1_bytes_per_clock);
 }
 
 TEST(timing, a_launch_restricted_to_some_sms_uses_only_those) {
