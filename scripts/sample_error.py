@@ -10,9 +10,10 @@ the host seconds each took. Then checks that every launch file in kernels/
 since a sample of three waves is then the whole grid. Python 3, standard
 library only.
 
-    python3 scripts/sample_error.py [--ptxsim build/tools/ptxsim] [--quick] [--check PCT]
+    python3 scripts/sample_error.py [--ptxsim build/tools/ptxsim] [--quick] [--only NAME] [--check PCT]
 
---quick runs only the first three kernels. --check PCT exits 1 when a
+--quick runs only the first three kernels, --only NAME those whose name
+starts with NAME (without the launch-file check). --check PCT exits 1 when a
 --sample 5 prediction is off by more than PCT percent or a one-wave launch
 file's cycles change.
 """
@@ -76,6 +77,11 @@ CASES = [
                                  "launches": [{"kernel": "matrix_vector", "grid": 16384, "block": 128,
                                                "args": [{"s32": 65536}, {"s32": 128}, {"buffer": "A"}, {"buffer": "x"},
                                                         {"buffer": "y"}, {"buffer": "y_check"}]}]}),
+    ("cluster_dsmem 4096 on 8 SMs", {"module": module("cluster_dsmem"),  # clusters of 4 CTAs, 40 waves of 8 SMs
+                                     "buffers": {"in": u32(1 << 19), "out": u32(1 << 19, {"fill": 0}), "sums": u32(1024, {"fill": 0}),
+                                                 "info": u32(16384, {"fill": 0})},
+                                     "launches": [{"kernel": "cluster_dsmem", "grid": 4096, "block": 128, "sms": 8,
+                                                   "args": [{"buffer": "in"}, {"buffer": "out"}, {"buffer": "sums"}, {"buffer": "info"}]}]}),
     ("sgemm_exact 2048x1024x32", {"module": module("sgemm_exact"),
                                   "buffers": {"A": f32(1 << 16), "B": f32(1 << 15), "C": f32(1 << 21, {"fill": 1})},
                                   "launches": [{"kernel": "sgemm_exact", "grid": [64, 128, 1], "block": [16, 16, 1],
@@ -100,6 +106,7 @@ def main():
     ap.add_argument("--ptxsim", default=os.path.join(ROOT, "build", "tools", "ptxsim"))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--check", type=float)
+    ap.add_argument("--only", help="run only the kernels whose name starts with this (and skip the launch-file check)")
     a = ap.parse_args()
     if not os.path.exists(a.ptxsim):
         sys.exit(f"no ptxsim at {a.ptxsim}: build first (scripts/build.sh) or give --ptxsim")
@@ -107,7 +114,10 @@ def main():
     work = tempfile.mkdtemp(prefix="ptxsim_sample_")
     print("| kernel | CTAs (waves) | full: cycles | s | --sample 3: cycles | error | s | --sample 5: cycles | error | s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for name, launch in CASES[:3] if a.quick else CASES:
+    cases = CASES[:3] if a.quick else CASES
+    if a.only:
+        cases = [c for c in cases if c[0].startswith(a.only)]
+    for name, launch in cases:
         path = os.path.join(work, name.split()[0] + ".json")
         with open(path, "w") as f:
             json.dump(launch, f)
@@ -125,14 +135,15 @@ def main():
         print("| " + " | ".join(row) + " |", flush=True)
     # One wave or less: --sample 3 is the whole grid.
     same = 0
-    for path in sorted(glob.glob(os.path.join(ROOT, "kernels", "*", "launch.json"))):
+    for path in [] if a.only else sorted(glob.glob(os.path.join(ROOT, "kernels", "*", "launch.json"))):
         full, _, _ = prof(a.ptxsim, path, 0)
         sampled, _, _ = prof(a.ptxsim, path, 3)
         if full == sampled:
             same += 1
         else:
             bad.append(f"{os.path.relpath(path, ROOT)}: {full} cycles, {sampled} with --sample 3")
-    print(f"\nkernels/*/launch.json: {same} launch files with the same cycles under --sample 3 as without")
+    if not a.only:
+        print(f"\nkernels/*/launch.json: {same} launch files with the same cycles under --sample 3 as without")
     shutil.rmtree(work, ignore_errors=True)
     for b in bad:
         print("MISS: " + b)

@@ -125,13 +125,15 @@ int cmd_prof(const std::vector<std::string>& args) {
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;
     if (vm.count("sample") && sample < 3) {
         std::cerr << "ptxsim prof: --sample: at least 3 waves (the first starts cold, the one before the last is measured while "
-                     "the last keeps the SMs busy); 5 is within 3% on scripts/sample_error.py's kernels\n";
+                     "the last keeps the SMs busy); 5 is within 5% of the full simulation on scripts/sample_error.py's kernels\n";
         return exit_usage;
     }
     if (vm.count("threads") && threads == 0) {
         std::cerr << "ptxsim prof: --threads: 1 or more\n";
         return exit_usage;
     }
+    if (threads > 1 && !sample)
+        std::cerr << "ptxsim prof: note: --threads is for the CTAs --sample runs without timing; the timing model runs on one\n";
     if (files.size() != 1) {
         std::cerr << "ptxsim prof: expected exactly one launch file\n\n" << synopsis << '\n';
         return exit_usage;
