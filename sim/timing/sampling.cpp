@@ -78,14 +78,12 @@ void extrapolate(launch_profile& p, uint64_t grid_ctas, uint64_t warp_instructio
     // scripts/sample_error.py).
     uint64_t tail = duration;
     for (uint64_t d : steady) tail = std::max(tail, d);
-    std::unordered_map<uint32_t, std::vector<uint64_t>> last;
-    for (uint64_t c = grid_ctas; c-- > detailed;) {
-        auto& l = last[p.cta_spans[c].first];
-        if (l.size() < ctas_per_sm) {
-            l.push_back(c);
+    std::unordered_map<uint32_t, uint32_t> last_seen; // per SM: how many of its slots' last CTAs were found, going backwards
+    for (uint64_t c = grid_ctas; c-- > detailed;)
+        if (uint32_t& n = last_seen[p.cta_spans[c].first]; n < ctas_per_sm) {
+            ++n;
             p.cta_ends[c] = p.cta_spans[c].second + tail;
         }
-    }
     uint64_t end = p.start + p.cycles;
     for (uint64_t e : p.cta_ends) end = std::max(end, e);
     p.cycles = end - p.start;

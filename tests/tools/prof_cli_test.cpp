@@ -200,6 +200,13 @@ TEST(prof_cli, bad_input_exits_2_with_the_reason) {
     EXPECT_NE(o.err.find("the launch names SM 132, but the modelled GPU has SMs 0 to 131"), std::string::npos) << o.err;
     EXPECT_EQ(t.status, 2);
     EXPECT_NE(t.err.find("\"sms\" names an SM twice"), std::string::npos) << t.err;
+    // An unsigned option given a negative number is refused, not wrapped round to 2^32 - 1.
+    auto negative = run_ptxsim("prof --sample -1 '" + saxpy + "'");
+    EXPECT_EQ(negative.status, 2);
+    EXPECT_EQ(negative.err.rfind("ptxsim: the argument ('-1') for option '--sample' is invalid: a number, 0 or more\n", 0), 0u)
+        << negative.err;
+    EXPECT_EQ(negative.out, "");
+    EXPECT_EQ(run_ptxsim("run --threads=-2 '" + saxpy + "'").status, 2);
     auto h = run_ptxsim("prof --help");
     EXPECT_EQ(h.status, 0);
     EXPECT_NE(h.out.find("usage: ptxsim prof"), std::string::npos);
