@@ -181,6 +181,16 @@ int cmd_prof(const std::vector<std::string>& args) {
         if (p.registers_estimated && warned.insert(p.kernel).second)
             std::cerr << fmt::format("ptxsim prof: warning: {}: {} registers per thread estimated from the PTX, not ptxas\n", p.kernel,
                                      p.registers_per_thread);
+    // A grid of many waves simulated whole: say that --sample exists.
+    for (const auto& p : timing.launches()) {
+        const uint64_t wave = uint64_t(std::max<uint32_t>(1, p.occupancy.ctas_per_sm)) * std::max<uint32_t>(1, p.sms);
+        if (!sample && p.grid.count() >= 10 * wave) {
+            std::cerr << fmt::format("ptxsim prof: note: {}: {} CTAs are {:.0f} waves on {} SMs; --sample 5 simulates 5 of them in detail "
+                                     "and extrapolates (within about 5%, docs/timing.md \"Sampling\")\n",
+                                     p.kernel, p.grid.count(), double(p.grid.count()) / double(wave), p.sms);
+            break;
+        }
+    }
     if (!trace_path.empty() && !write_whole(trace_path, sim::timing::chrome_trace(timing.launches(), *model, timing.memory()))) {
         std::cerr << fmt::format("ptxsim prof: --trace: cannot write '{}'\n", trace_path);
         return exit_usage;

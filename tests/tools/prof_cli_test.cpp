@@ -173,6 +173,19 @@ TEST(prof_cli, sample_simulates_three_waves_runs_the_rest_and_extrapolates) {
     auto one = run_ptxsim("prof --json --sample 3 '" + saxpy + "'");
     auto whole = run_ptxsim("prof --json '" + saxpy + "'");
     EXPECT_EQ(one.out, whole.out);
+    // Twelve waves on one SM, simulated whole: a note says that --sample exists.
+    {
+        std::ifstream in(f);
+        std::string text((std::istreambuf_iterator<char>(in)), {});
+        const std::string two = "\"sms\": [0, 1]";
+        text.replace(text.find(two), two.size(), "\"sms\": [0]");
+        std::ofstream(dir / "one_sm.json") << text;
+    }
+    auto many = run_ptxsim("prof --lines 0 '" + (dir / "one_sm.json").string() + "'");
+    EXPECT_NE(many.err.find("ptxsim prof: note: vector_add: 192 CTAs are 12 waves on 1 SMs; --sample 5"), std::string::npos) << many.err;
+    auto many_sampled = run_ptxsim("prof --lines 0 --sample 5 '" + (dir / "one_sm.json").string() + "'");
+    EXPECT_EQ(many_sampled.err.find("--sample 5 simulates"), std::string::npos) << many_sampled.err;
+    EXPECT_EQ(full.err.find("--sample 5 simulates"), std::string::npos) << full.err; // 6 waves: no note
     auto few = run_ptxsim("prof --sample 2 '" + f + "'");
     EXPECT_EQ(few.status, 2);
     EXPECT_NE(few.err.find("ptxsim prof: --sample: at least 3 waves"), std::string::npos) << few.err;
