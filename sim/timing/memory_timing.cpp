@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
-#include <unordered_map>
 
 #include "isa/exec.hpp"
 

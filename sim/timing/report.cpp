@@ -66,7 +66,7 @@ void print_text(std::ostream& out, const launch_profile& p, const models::gpu_mo
     out << fmt::format("  cycles {}  ({:.2f} us; launch overhead {:.0f} cycles more)\n", p.cycles,
                        double(p.cycles) / p.clock_mhz, p.launch_overhead_cycles);
     out << fmt::format("  stream {}: cycles {} to {} of the run\n", p.stream, p.start, p.start + p.cycles);
-    if (p.sampled_ctas && p.sampled_ctas < p.grid.count())
+    if (p.sampled())
         out << fmt::format("  sampled (--sample): the first {} of {} CTAs simulated in detail (to cycle {}), the other {} placed at\n"
                            "  {} cycles each (the measured steady rate); cycles, counters and source lines extrapolated (x{:.2f})\n",
                            p.sampled_ctas, p.grid.count(), p.start + p.detailed_cycles, p.grid.count() - p.sampled_ctas,
@@ -116,7 +116,7 @@ std::string to_json(const std::vector<launch_profile>& launches, const models::g
         j["end_cycle"] = p.start + p.cycles;
         j["occupancy_limited_by"] = p.occupancy.limiting_names();
         j["ctas_per_sm"] = p.occupancy.ctas_per_sm;
-        if (p.sampled_ctas && p.sampled_ctas < p.grid.count()) {
+        if (p.sampled()) {
             // "ctas" from index sampled_ctas on are estimates (sampling.hpp).
             j["sampled_ctas"] = p.sampled_ctas;
             j["detailed_end_cycle"] = p.start + p.detailed_cycles;

@@ -14,6 +14,11 @@ using parser::data_type;
 
 bool is_fp8(data_type t) { return t == data_type::e4m3 || t == data_type::e5m2 || t == data_type::e4m3x2 || t == data_type::e5m2x2; }
 
+// wgmma.wait_group N, cp.async.bulk.wait_group N: the N newest groups may stay pending.
+uint64_t groups_kept(const isa::exec_instruction& ins) {
+    return ins.nops && ins.ops[0].kind == isa::opnd::imm ? static_cast<uint64_t>(ins.ops[0].imm) : 0;
+}
+
 // Calls f(kind, slot) for each register or predicate operand the
 // instruction reads (`dests` leading operands are written instead).
 template <class F>
@@ -565,7 +570,7 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
         w.open_group = 0;
         break;
     case op_kind::wgmma_wait: {
-        const uint64_t keep = ins.nops && ins.ops[0].kind == isa::opnd::imm ? static_cast<uint64_t>(ins.ops[0].imm) : 0;
+        const uint64_t keep = groups_kept(ins);
         uint64_t until = t;
         while (w.groups.size() > keep) {
             until = std::max(until, w.groups.front());
@@ -581,7 +586,7 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
     case op_kind::bulk_wait: {
         // Every group but the newest N: their stores written (or, with
         // .read, their shared memory read out, so it may be reused).
-        const uint64_t keep = ins.nops && ins.ops[0].kind == isa::opnd::imm ? static_cast<uint64_t>(ins.ops[0].imm) : 0;
+        const uint64_t keep = groups_kept(ins);
         uint64_t until = t;
         while (w.bulk_groups.size() > keep) {
             until = std::max(until, ins.sub == 2 ? w.bulk_groups.front().first : w.bulk_groups.front().second);

@@ -98,6 +98,9 @@ struct launch_profile {
     uint64_t detailed_cycles = 0;
     uint64_t estimated_cta_cycles = 0;
     bool ok = true;
+    // Whether --sample extrapolated this launch, and whether CTA `c`'s span is an estimate.
+    bool sampled() const { return sampled_ctas && sampled_ctas < cta_spans.size(); }
+    bool estimated(size_t c) const { return sampled() && c >= sampled_ctas; }
 };
 
 class timing_model final : public scheduler, public observer {

@@ -55,7 +55,7 @@ std::string chrome_trace(const std::vector<launch_profile>& launches, const mode
         for (size_t c = 0; c < p.cta_spans.size(); ++c) {
             const double begin = double(p.cta_spans[c].second), end = double(p.cta_ends[c]);
             nlohmann::ordered_json args = {{"cta", c}};
-            if (p.sampled_ctas && c >= p.sampled_ctas) args["estimated"] = true; // --sample extrapolated it
+            if (p.estimated(c)) args["estimated"] = true; // --sample extrapolated it
             events.push_back({{"name", p.kernel},
                               {"cat", fmt::format("launch {}", i)},
                               {"ph", "X"},
@@ -104,16 +104,14 @@ std::string svg_timeline(const std::vector<launch_profile>& launches, const mode
         for (size_t c = 0; c < p.cta_spans.size(); ++c) {
             const double begin = double(p.cta_spans[c].second), end = double(p.cta_ends[c]);
             // --sample's estimated CTAs lighter than the simulated ones.
-            const bool estimated = p.sampled_ctas && c >= p.sampled_ctas;
             out += fmt::format(R"(<rect x="{:.2f}" y="{:.1f}" width="{:.2f}" height="{:.1f}" fill="{}" fill-opacity="{}"/>)" "\n",
                                left + width * begin / total, top + row * p.cta_spans[c].first,
-                               std::max(0.5, width * (end - begin) / total), row - 0.5, colour, estimated ? "0.25" : "0.6");
+                               std::max(0.5, width * (end - begin) / total), row - 0.5, colour, p.estimated(c) ? "0.25" : "0.6");
         }
         out += fmt::format(R"(<rect x="{:.0f}" y="{:.0f}" width="10" height="10" fill="{}"/><text x="{:.0f}" y="{:.0f}">{} (stream {}: {} CTAs on {} SMs, cycles {} to {}{})</text>)" "\n",
                            left, top + row * m.sm_count + 30 + 16 * double(i), colour, left + 14, top + row * m.sm_count + 39 + 16 * double(i),
                            escape(p.kernel), p.stream, p.cta_spans.size(), p.sms_used, p.start, p.start + p.cycles,
-                           p.sampled_ctas && p.sampled_ctas < p.cta_spans.size()
-                               ? fmt::format("; sampled: CTAs after the first {} extrapolated, lighter", p.sampled_ctas)
+                           p.sampled() ? fmt::format("; sampled: CTAs after the first {} extrapolated, lighter", p.sampled_ctas)
                                : std::string());
     }
     out += fmt::format(R"(<text x="{:.0f}" y="{:.0f}">0</text><text x="{:.0f}" y="{:.0f}" text-anchor="end">{:.0f} cycles ({:.2f} us)</text>)" "\n",
