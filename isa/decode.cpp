@@ -120,6 +120,7 @@ public:
             if (dst)
                 for (uint32_t i = 0; i < pd.values.size() && i < 3; ++i) dst[i] = static_cast<uint32_t>(pd.values[i]);
             if (name == "maxnreg" && !pd.values.empty()) out_.fn.maxnreg = static_cast<uint32_t>(pd.values[0]);
+            if (name == "minnctapersm" && !pd.values.empty()) out_.fn.minnctapersm = static_cast<uint32_t>(pd.values[0]);
         }
         out_.fn.code.reserve(count + 1);
         body(f_.body);

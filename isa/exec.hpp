@@ -165,6 +165,7 @@ struct exec_function {
     uint32_t reqntid[3] = {0, 0, 0};  // .reqntid, 0 when absent
     uint32_t maxntid[3] = {0, 0, 0};
     uint32_t maxnreg = 0;             // .maxnreg, 0 when absent
+    uint32_t minnctapersm = 0;        // .minnctapersm, 0 when absent
     uint32_t reqnctapercluster[3] = {0, 0, 0}; // .reqnctapercluster, 0 when absent
     bool explicitcluster = false;     // .explicitcluster: must be launched with cluster dimensions
     uint32_t maxclusterrank = 0;      // .maxclusterrank: most CTAs per cluster, 0 when absent

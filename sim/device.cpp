@@ -392,7 +392,7 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
         }
     uint32_t registers = options.registers_per_thread ? options.registers_per_thread : code->maxnreg;
     const bool estimated = !registers && options.estimate_registers;
-    if (estimated) registers = estimate_registers(*code);
+    if (estimated) registers = estimate_registers(*code, model_.sm.registers_per_sm ? model_.sm.registers_per_sm : 65536);
     if (model_.sm.max_registers_per_thread && registers > model_.sm.max_registers_per_thread) {
         d.error(*m.ast.source, k.function->pos, fmt::format("{} registers per thread: the modelled GPU allows at most {}", registers,
                                model_.sm.max_registers_per_thread));

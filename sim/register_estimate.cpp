@@ -6,6 +6,7 @@
 
 #include "isa/op_table.hpp"
 #include "isa/sem/operands.hpp"
+#include "isa/sem/registry.hpp"
 
 namespace ptxsim::sim {
 
@@ -47,7 +48,12 @@ void for_registers(const isa::exec_function& fn, const isa::exec_instruction& in
 
 } // namespace
 
-uint32_t estimate_registers(const isa::exec_function& fn) {
+uint32_t estimate_registers(const isa::exec_function& fn, uint32_t registers_per_sm) {
+    uint32_t largest_inc = 0;
+    for (const auto& ins : fn.code) largest_inc = std::max(largest_inc, isa::sem::setmaxnreg_inc_count(ins));
+    const uint64_t bound_threads = uint64_t(std::max(fn.maxntid[0], 1u)) * std::max(fn.maxntid[1], 1u) * std::max(fn.maxntid[2], 1u);
+    if (largest_inc && fn.maxntid[0] && fn.minnctapersm)
+        return std::min<uint32_t>(largest_inc, static_cast<uint32_t>(registers_per_sm / (bound_threads * fn.minnctapersm)) & ~7u);
     const size_t n = fn.code.size(), slots = fn.reg_slots;
     if (!n || !slots) return 4;
     // Width of each slot: two 32-bit registers when some instruction uses it as 64-bit.

@@ -54,4 +54,34 @@ TEST(register_estimate, is_near_ptxas_on_the_kernel_suite) {
     EXPECT_GE(within_25, 40u); // 43 of 68
 }
 
+// Kernels that hand registers between warpgroups (setmaxnreg) under launch
+// bounds: ptxas 13 gives them the SM's 65,536 registers shared by
+// .maxntid x .minnctapersm threads, a multiple of 8, capped by the largest
+// .inc (figures from ptxas -v on kernels/fp8_pipeline with its bounds
+// changed, Dec 6): liveness alone would say far fewer, below the .dec.
+TEST(register_estimate, setmaxnreg_kernels_get_what_their_launch_bounds_allow) {
+    parser::diagnostics d;
+    auto model = models::load_model(std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json", d);
+    ASSERT_TRUE(model);
+    const struct {
+        uint32_t threads, ctas, ptxas;
+    } cases[] = {{256, 1, 232}, {256, 2, 128}, {384, 1, 168}, {384, 2, 80}, {512, 1, 128}, {640, 1, 96}, {640, 2, 48}};
+    for (const auto& c : cases) {
+        const std::string text = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n.maxntid " +
+                                 std::to_string(c.threads) + ", 1, 1\n.minnctapersm " + std::to_string(c.ctas) +
+                                 "\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\nmov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 128;\n"
+                                 "@%p1 bra PRODUCER;\nsetmaxnreg.inc.sync.aligned.u32 232;\nret;\n"
+                                 "PRODUCER:\nsetmaxnreg.dec.sync.aligned.u32 40;\nret;\n}\n";
+        sim::device dev{*model};
+        parser::diagnostics dd;
+        ASSERT_TRUE(dev.load_module_text("k.ptx", text, dd));
+        std::string why;
+        auto k = dev.find_kernel("k", why);
+        ASSERT_TRUE(k) << why;
+        const isa::exec_function* code = dev.kernel_code(*k, dd);
+        ASSERT_TRUE(code);
+        EXPECT_EQ(sim::estimate_registers(*code, model->sm.registers_per_sm), c.ptxas) << c.threads << " x " << c.ctas;
+    }
+}
+
 } // namespace
