@@ -112,6 +112,7 @@ public:
     // launch names a scheduler.
     launch_result run() {
         if (scheduler* s = req_.options.schedule) {
+            tracking_ = s->whole_grid_order() && s->incremental();
             s->launch_begins(req_.grid.count(), static_cast<uint32_t>((req_.block.count() + warp_size - 1) / warp_size));
             explored_order p{*s};
             return run_with(p);
@@ -164,8 +165,10 @@ private:
                 if (!visited) break; // nothing live and nothing left to start
             }
             if (fault_) break;
-            // Retire finished CTAs, keeping the order of the rest.
-            for (auto it = live.begin(); it != live.end();) {
+            // Retire finished CTAs, keeping the order of the rest (for an
+            // incremental scheduler, only after a pass in which a warp finished).
+            const bool look = !tracking_ || std::exchange(warp_finished_, false);
+            for (auto it = live.begin(); look && it != live.end();) {
                 if (!(*it)->done()) {
                     ++it;
                     continue;
@@ -205,6 +208,7 @@ private:
 
     // One pass over the live CTAs in the order the scheduler gives.
     bool run_pass(explored_order& p, const std::deque<std::unique_ptr<cluster_state>>& live) {
+        if (tracking_) return run_changed_pass(p);
         std::vector<schedule_unit>& order = pass_order_; // kept between passes: a cycle model makes one pass a cycle
         order.clear();
         if (p.s.whole_grid_order()) { // every live warp in one order, one turn each
@@ -263,6 +267,109 @@ private:
     std::vector<schedule_unit> pass_order_; // run_pass's lists, reused
     std::vector<warp_state*> pass_warps_;
 
+    // A pass for an incremental scheduler (scheduler::incremental): it
+    // hears only of the warps that changed since the last pass, and runs
+    // the warps it picks. Which warps can change without taking a turn is
+    // closed: only wake() (a barrier, mbarrier, cluster barrier, setmaxnreg
+    // or wgmma wait released them, or a time-out) and a new cluster.
+    bool run_changed_pass(explored_order& p) {
+        for (warp_state* w : changed_warps_)
+            if (w->changed) { // a warp listed twice, or retired since (recycle), is said once
+                w->changed = false;
+                changed_units_.push_back(unit_of(*w));
+            }
+        changed_warps_.clear();
+        p.s.order_changed(changed_units_);
+        changed_units_.clear();
+        bool progress = false;
+        const std::vector<uint32_t>& turns = *p.s.only_turns();
+        for (size_t k = 0; k < turns.size(); ++k) {
+            prefetch_turn(turns, k);
+            const uint32_t slot = turns[k];
+            warp_state& w = *by_slot_[slot];
+            const schedule_unit& u = units_[slot]; // as listed: what the scheduler picked
+            uint32_t quantum = p.s.turn(u);
+            if (!quantum) continue;
+            const uint64_t before = result_.stats.warp_instructions;
+            bool m = run_warp(w, p, quantum);
+            p.s.turn_ended(u, m ? static_cast<uint32_t>(std::max<uint64_t>(1, result_.stats.warp_instructions - before)) : 0);
+            mark_changed(w);
+            warp_finished_ |= w.done();
+            progress |= m;
+            if (fault_) break;
+        }
+        return progress;
+    }
+
+    // The warps of a cycle's turns are each touched once, among thousands:
+    // their state, then their registers, are fetched a few turns ahead so
+    // that the host's cache misses overlap instead of coming one by one.
+    void prefetch_turn(const std::vector<uint32_t>& turns, size_t k) {
+        if (k + 8 < turns.size()) {
+            const char* w = reinterpret_cast<const char*>(by_slot_[turns[k + 8]]);
+            __builtin_prefetch(w);
+            __builtin_prefetch(w + 64);
+            __builtin_prefetch(w + 128);
+        }
+        if (k + 4 < turns.size()) {
+            const warp_state& w = *by_slot_[turns[k + 4]];
+            if (!w.frames.empty()) __builtin_prefetch(&w.frames.front());
+        }
+        if (k + 2 < turns.size()) {
+            const uint32_t slot = turns[k + 2];
+            const warp_state& w = *by_slot_[slot];
+            const isa::exec_instruction* ins = units_[slot].next;
+            if (!ins || w.frames.empty()) return;
+            const frame& f = w.frames.front();
+            const uint64_t* regs = f.regs.data();
+            for (uint32_t i = 0; i < ins->nops && i < 4; ++i) {
+                const isa::exec_operand& o = ins->ops[i];
+                if (o.kind != isa::opnd::reg || o.slot == isa::no_slot || size_t(o.slot + 1) * warp_size > f.regs.size()) continue;
+                const char* r = reinterpret_cast<const char*>(regs + size_t(o.slot) * warp_size);
+                for (uint32_t line = 0; line < warp_size * sizeof(uint64_t); line += 64) __builtin_prefetch(r + line);
+            }
+        }
+    }
+
+    // The warp as an incremental scheduler sees it, kept by slot for its turns.
+    const schedule_unit& unit_of(warp_state& w) {
+        const cta_state& cta = *w.cta;
+        const uint64_t warps = (req_.block.count() + warp_size - 1) / warp_size;
+        schedule_unit u{cta.linear, w.index, w.slot};
+        u.order = (cta.cluster->index * req_.cluster.count() + cta.rank) * warps + w.index;
+        u.done = w.done();
+        if (uint32_t pc = u.done ? no_pc : next_pc(w); pc != no_pc) {
+            u.pc = pc;
+            u.next = &function_of(pc).code[pc & index_bits];
+        }
+        if (w.slot >= units_.size()) {
+            units_.resize(w.slot + 1);
+            by_slot_.resize(w.slot + 1, nullptr);
+        }
+        by_slot_[w.slot] = &w;
+        return units_[w.slot] = u;
+    }
+
+    void mark_changed(warp_state& w) {
+        if (w.changed) return;
+        w.changed = true;
+        changed_warps_.push_back(&w);
+    }
+
+    // Lanes released from a wait by another warp (or a time-out).
+    void wake(warp_state& w, uint32_t lanes) {
+        w.waiting &= ~lanes;
+        if (tracking_) mark_changed(w);
+    }
+
+    bool tracking_ = false;                     // the scheduler is incremental
+    bool warp_finished_ = false;                // in this pass (its cluster may be done)
+    std::vector<warp_state*> changed_warps_;    // since the scheduler last heard (may repeat)
+    std::vector<schedule_unit> changed_units_;  // retired warps' units, then the pass's
+    std::vector<warp_state*> by_slot_;          // warp_state::slot -> the warp that has it
+    std::vector<schedule_unit> units_;          // and as last listed
+    uint32_t next_slot_ = 0;
+
     bool timed() const { return req_.options.schedule && req_.options.schedule->models_time(); }
     uint64_t clock_now() const { return timed() ? req_.options.schedule->cycle() : result_.stats.warp_instructions; }
     uint64_t timer_now() const { return timed() ? req_.options.schedule->nanoseconds() : result_.stats.warp_instructions; }
@@ -293,6 +400,9 @@ private:
             return false;
         }
         live.push_back(make_cluster(next));
+        if (tracking_)
+            for (auto& cta : live.back()->ctas)
+                for (auto& w : cta->warps) mark_changed(*w);
         return true;
     }
 
@@ -314,8 +424,13 @@ private:
     // zeroed by the page.
     void recycle(std::unique_ptr<cluster_state> cl) {
         for (auto& cta : cl->ctas)
-            for (auto& w : cta->warps)
+            for (auto& w : cta->warps) {
                 if (last_issue_.warp == w.get()) last_issue_.warp = nullptr; // a new warp is not the one that issued
+                if (tracking_) { // the scheduler hears it is done before its slot goes to a new warp
+                    w->changed = false;
+                    changed_units_.push_back(unit_of(*w));
+                }
+            }
         cluster_pool_.push_back(std::move(cl));
     }
 
@@ -334,6 +449,7 @@ private:
         } else {
             cl = std::make_unique<cluster_state>();
         }
+        cl->index = index;
         cl->id = {static_cast<uint32_t>(index % n.x), static_cast<uint32_t>(index / n.x % n.y),
                   static_cast<uint32_t>(index / (uint64_t(n.x) * n.y))};
         for (uint32_t r = 0; r < c.count(); ++r) {
@@ -378,7 +494,9 @@ private:
                 // ones (the livelock probe hashes every frame there is).
                 std::vector<frame> frames = std::move(ws->frames);
                 frames.resize(1);
+                const uint32_t slot = ws->slot;
                 *ws = warp_state{};
+                ws->slot = slot;
                 frame& f = frames.front(); // as ensure_frame makes it
                 std::fill(f.regs.begin(), f.regs.end(), 0);
                 std::fill(f.preds.begin(), f.preds.end(), 0);
@@ -387,6 +505,7 @@ private:
                 ws->frames = std::move(frames);
             } else {
                 ws = std::make_unique<warp_state>();
+                ws->slot = next_slot_++;
             }
             ws->cta = cta.get();
             ws->index = w;
@@ -1645,7 +1764,7 @@ private:
             }
             deliver_reduction(cta, id, b.arrived);
             b.arrived = 0;
-            for (auto [w, lanes] : cta.waiters[id]) w->waiting &= ~lanes;
+            for (auto [w, lanes] : cta.waiters[id]) wake(*w, lanes);
             cta.waiters[id].clear();
         }
     }
@@ -1689,7 +1808,7 @@ private:
         cta_state& owner = mbarrier_owner(offset);
         auto it = owner.mbarrier_sleepers.find(offset);
         if (it == owner.mbarrier_sleepers.end()) return;
-        for (auto [w, lanes] : it->second) w->waiting &= ~lanes;
+        for (auto [w, lanes] : it->second) wake(*w, lanes);
         owner.mbarrier_sleepers.erase(it);
     }
 
@@ -1739,7 +1858,7 @@ private:
         }
         for (auto& cta : cl.ctas)
             for (auto& w : cta->warps) w->cluster_pending = 0;
-        for (auto [w, lanes] : cl.waiters) w->waiting &= ~lanes;
+        for (auto [w, lanes] : cl.waiters) wake(*w, lanes);
         cl.waiters.clear();
     }
 
@@ -1805,7 +1924,7 @@ private:
         if (!increase) {
             cta.free_registers += change;
             w.registers = count;
-            for (auto [sw, lanes] : cta.register_sleepers) sw->waiting &= ~lanes; // they try again
+            for (auto [sw, lanes] : cta.register_sleepers) wake(*sw, lanes); // they try again
             cta.register_sleepers.clear();
             return true;
         }
@@ -1839,8 +1958,8 @@ private:
 
     void wgmma_committed() override { wake_wgmma_sleepers(*cur_->cta); }
 
-    static void wake_wgmma_sleepers(cta_state& cta) {
-        for (auto [sw, lanes] : cta.wgmma_sleepers) sw->waiting &= ~lanes; // they look again
+    void wake_wgmma_sleepers(cta_state& cta) {
+        for (auto [sw, lanes] : cta.wgmma_sleepers) wake(*sw, lanes); // they look again
         cta.wgmma_sleepers.clear();
     }
 
@@ -1852,7 +1971,7 @@ private:
         for (auto& cta : cl->ctas) {
             for (auto& [offset, sleepers] : cta->mbarrier_sleepers)
                 for (auto [w, lanes] : sleepers) {
-                    w->waiting &= ~lanes;
+                    wake(*w, lanes);
                     w->mbar_timed_out |= lanes;
                     any = true;
                 }

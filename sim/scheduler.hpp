@@ -37,6 +37,10 @@ struct schedule_unit {
     // first among the ones not held at an aligned barrier: the lowest PC.
     const isa::exec_instruction* next = nullptr;
     uint32_t pc = 0;
+    // incremental() only: the warp's place in the engine's order (turns run
+    // in ascending order), and whether it has finished (next is then null).
+    uint64_t order = 0;
+    bool done = false;
 };
 
 // Where a running warp may be preempted: just after it did one of these.
@@ -106,6 +110,18 @@ public:
     // then visits just those (a cycle model issues a few warps of
     // thousands). Null: every warp gets its turn() asked.
     virtual const std::vector<uint32_t>* only_turns() const { return nullptr; }
+    // With whole_grid_order, a scheduler that keeps its own list of the
+    // live warps (a cycle model: a pass is a cycle, and few of thousands of
+    // warps change in one) says incremental(); the engine then calls
+    // order_changed instead of order_warps, with only the warps whose next
+    // instruction may differ from what it last said: those of clusters
+    // started since, those that took a turn, those a barrier, an mbarrier,
+    // a cluster barrier or a time-out woke, and those that finished (once
+    // or more, done set). Each unit's index is a slot that stays the warp's
+    // until it is reported done (then a new warp may take it). The warps to
+    // run are then only_turns(): slots, in ascending `order`.
+    virtual bool incremental() const { return false; }
+    virtual void order_changed(std::span<const schedule_unit> /*changed*/) {}
     virtual uint64_t cycle() const { return 0; }
     virtual uint64_t nanoseconds() const { return 0; }
     virtual uint32_t sm_of(uint64_t /*cta*/) const { return 0; }

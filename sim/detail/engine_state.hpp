@@ -52,6 +52,23 @@ struct warp_state {
     uint32_t exited = 0;
     uint32_t waiting = 0;        // lanes blocked at a barrier
     uint32_t sync_wait = 0;      // lanes waiting at a warp-synchronous instruction for the rest of their mask
+    // Converged: every lane that has not exited is at `upc`, at one call
+    // depth, and either none waits or all wait at one barrier. The per-lane `pc` array is then stale and the
+    // warp runs one PC for all its lanes (run_converged); leave_converged
+    // writes `pc` back before anything looks at lanes separately.
+    bool converged = false;
+    uint32_t upc = 0;
+    // An incremental scheduler's (scheduler::incremental): the warp's slot,
+    // which a pooled warp_state keeps, and whether it is listed as changed
+    // since the scheduler last heard of it.
+    uint32_t slot = 0;
+    bool changed = false;
+    std::vector<frame> frames;   // by depth, grown on demand
+    std::unique_ptr<isa::wgmma_warp_state> wgmma; // wgmma results in flight (made on first use)
+    std::array<uint32_t, warp_size> depth{}; // call depth: 0 in the kernel
+    // (The fields above are what running a converged warp reads first: kept
+    // together, they share a cache line or two when thousands of warps take
+    // turns, as under the cycle model.)
     std::array<uint32_t, warp_size> sync_mask{}; // the member mask each lane of sync_wait gave
     // Lanes that exited while other lanes of the warp were held at an
     // aligned CTA barrier (pick_pc/pick_group): they never reach it, so the
@@ -59,13 +76,10 @@ struct warp_state {
     // (synccheck: divergent-barrier), as if the held lanes had gone first.
     uint32_t exited_past_aligned = 0;
     std::array<uint32_t, warp_size> pc{};    // function id << 20 | instruction index
-    std::array<uint32_t, warp_size> depth{}; // call depth: 0 in the kernel
     std::array<std::vector<return_entry>, warp_size> returns;
-    std::vector<frame> frames;   // by depth, grown on demand
     std::array<lane_stack, warp_size> stacks;
     // Asynchronous copies in flight, per lane (made when a lane first issues one).
     std::unique_ptr<std::array<isa::async_lane_state, warp_size>> async;
-    std::unique_ptr<isa::wgmma_warp_state> wgmma; // wgmma results in flight (made on first use)
     std::array<uint64_t, warp_size> last_run{}; // step at which each lane last ran
     uint32_t mbar_timed_out = 0; // lanes whose mbarrier sleep ended by the time limit (try_wait returns false)
     uint32_t registers = 0;      // per thread, for setmaxnreg (launch_request::registers_per_thread at start)
@@ -78,12 +92,6 @@ struct warp_state {
     // group at `activemask` has let the others catch up since (pick_group).
     bool explored_split = false;
     uint32_t split_waits = 0;
-    // Converged: every lane that has not exited is at `upc`, at one call
-    // depth, and either none waits or all wait at one barrier. The per-lane `pc` array is then stale and the
-    // warp runs one PC for all its lanes (run_converged); leave_converged
-    // writes `pc` back before anything looks at lanes separately.
-    bool converged = false;
-    uint32_t upc = 0;
     bool done() const { return (alive & ~exited) == 0; }
 };
 
@@ -156,6 +164,7 @@ struct cta_state {
 // Without cluster dimensions every CTA is a cluster of one.
 struct cluster_state {
     dim3 id;
+    uint64_t index = 0; // in the grid of clusters, x fastest
     std::vector<std::unique_ptr<cta_state>> ctas; // by rank
     uint32_t threads = 0, exited_threads = 0;
     uint32_t arrived = 0; // barrier.cluster arrivals of the current phase

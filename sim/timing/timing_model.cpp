@@ -98,6 +98,12 @@ void timing_model::launch_begin(const launch_event& e) {
                           m_.shared_memory.l1_and_shared_bytes - std::min(carveout, m_.shared_memory.l1_and_shared_bytes));
     ctas_.clear();
     turns_.clear();
+    by_slot_.clear();
+    stamp_.clear();
+    later_.clear();
+    due_.assign(sms_.size() * m_.sm.sub_partitions, {});
+    touched_.clear();
+    chosen_.clear();
     mbarrier_ready_.clear();
     pending_.clear();
     warps_per_cta_ = static_cast<uint32_t>((e.block.count() + 31) / 32);
@@ -108,7 +114,6 @@ void timing_model::launch_begin(const launch_event& e) {
     start_ = stream_ready_[e.stream] + static_cast<uint64_t>(cur_->launch_overhead_cycles + 0.5);
     cur_->start = start_;
     now_ = end_ = start_;
-    pass_ = 0;
     issued_ = false;
     resident_warp_cycles_ = active_sm_cycles_ = 0;
 }
@@ -205,6 +210,15 @@ bool timing_model::place(cta_timing& c, uint32_t warps) {
         }
     }
     for (uint32_t k = 0; k < warps && c.first_slot + k < sm.slot_used.size(); ++k) sm.slot_used[c.first_slot + k] = true;
+    for (uint32_t k = 0; k < c.warps_of.size(); ++k) { // its warps take their slots, and those with work become candidates
+        warp_timing& w = c.warps_of[k];
+        w.made = true;
+        w.sm = best;
+        w.slot = (c.first_slot + k) % m_.sm.max_warps;
+        w.sub = w.slot % m_.sm.sub_partitions;
+        w.next_issue = w.last_issue = now_;
+        if (w.next && !w.done) touched_.push_back(&w);
+    }
     c.index = cur_->cta_spans.size();
     cur_->cta_spans.push_back({sm_ids_[best], now_});
     cur_->cta_ends.push_back(now_);
@@ -220,37 +234,6 @@ void timing_model::place_pending() {
         if (!place(it->second, warps_per_cta_)) break;
     }
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(placed));
-}
-
-timing_model::warp_timing& timing_model::warp_of(cta_timing& c, uint32_t warp) {
-    if (warp >= c.warps_of.size()) c.warps_of.resize(std::max<size_t>(warps_per_cta_, warp + 1)); // once: warps_per_cta_ covers them
-    warp_timing& w = c.warps_of[warp];
-    if (w.made) return w;
-    w.made = true;
-    w.sm = c.sm;
-    w.slot = (c.first_slot + warp) % m_.sm.max_warps;
-    w.sub = w.slot % m_.sm.sub_partitions;
-    w.next_issue = c.start;
-    w.last_issue = c.start;
-    return w;
-}
-
-timing_model::warp_timing& timing_model::warp_of(const schedule_unit& u) { return warp_of(ctas_.at(u.cta), u.warp); }
-
-void timing_model::retire_unseen() {
-    for (auto it = ctas_.begin(); it != ctas_.end();) {
-        cta_timing& c = it->second;
-        if (c.seen == pass_ || !c.placed) { // an unplaced CTA cannot have run, so cannot have ended
-            ++it;
-            continue;
-        }
-        sm_timing& sm = sms_[c.sm];
-        --sm.ctas;
-        sm.resident_warps -= c.warps;
-        for (uint32_t k = 0; k < c.warps && c.first_slot + k < sm.slot_used.size(); ++k) sm.slot_used[c.first_slot + k] = false;
-        cur_->cta_ends[c.index] = std::max(cur_->cta_ends[c.index], now_);
-        it = ctas_.erase(it);
-    }
 }
 
 uint64_t timing_model::earliest(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const {
@@ -269,153 +252,22 @@ uint64_t timing_model::earliest(warp_timing& w, const isa::exec_instruction& ins
         w.own = t;
         w.own_why = own_why;
     }
-    uint64_t t = w.own;
-    why = w.own_why;
-    const sm_timing& sm = sms_[w.sm];
-    const uint64_t pipe_free = sm.pipe_free[w.sub][static_cast<size_t>(c.unit)];
+    return with_pipes(w.own, w.own_why, sms_[w.sm], w.sub, c.unit, why);
+}
+
+uint64_t timing_model::with_pipes(uint64_t own, stall own_why, const sm_timing& sm, uint32_t sub, pipe unit, stall& why) {
+    uint64_t t = own;
+    why = own_why;
+    const uint64_t pipe_free = sm.pipe_free[sub][static_cast<size_t>(unit)];
     if (pipe_free > t) {
         t = pipe_free;
-        why = c.unit == pipe::lsu ? stall::lg_throttle : stall::math_pipe_throttle;
+        why = unit == pipe::lsu ? stall::lg_throttle : stall::math_pipe_throttle;
     }
-    if (c.unit == pipe::lsu && sm.lsu_free > t) {
+    if (unit == pipe::lsu && sm.lsu_free > t) {
         t = sm.lsu_free;
         why = stall::lg_throttle;
     }
     return t;
-}
-
-void timing_model::order_warps(std::span<schedule_unit> units) {
-    if (!cur_) return;
-    const uint64_t before = now_;
-    if (issued_) ++now_;
-    issued_ = false;
-    ++pass_;
-    uint32_t most = 0;
-    for (const auto& u : units) most = std::max(most, u.index + 1);
-    chosen_.assign(most, 0);
-    next_.assign(most, nullptr);
-    std::vector<std::pair<uint64_t, uint32_t>> fresh; // CTAs first seen now, with their warp count
-    uint64_t last = UINT64_MAX; // a CTA's warps come together: one look-up each
-    for (const auto& u : units) {
-        if (u.cta == last) continue;
-        last = u.cta;
-        auto it = ctas_.find(u.cta);
-        if (it != ctas_.end()) it->second.seen = pass_;
-        else if (fresh.empty() || fresh.back().first != u.cta) fresh.push_back({u.cta, 0});
-    }
-    retire_unseen();
-    for (auto& [cta, n] : fresh) {
-        cta_timing c;
-        c.seen = pass_;
-        ctas_.emplace(cta, c);
-        pending_.push_back(cta);
-    }
-    uint64_t first = UINT64_MAX;
-    for (;;) {
-        place_pending();
-        collect_candidates(units);
-        first = refresh_due();
-        // A CTA waiting for an SM that another stream's kernel releases
-        // before anything here can issue is placed when it is released.
-        const uint64_t release = pending_.empty() ? UINT64_MAX : next_release(now_);
-        if (release == UINT64_MAX || release >= first) break;
-        now_ = release;
-    }
-    turns_.clear();
-    if (candidates_.empty()) return;
-    now_ = std::max(now_, first); // skip cycles in which nothing can issue
-    // Achieved occupancy: resident warps over the cycles since the last pass.
-    const uint64_t elapsed = now_ - before;
-    for (const auto& sm : sms_)
-        if (sm.ctas) {
-            active_sm_cycles_ += elapsed;
-            resident_warp_cycles_ += elapsed * sm.resident_warps;
-        }
-    // Each sub-partition issues at most one ready warp.
-    const uint32_t subs = m_.sm.sub_partitions;
-    pick_.assign(sms_.size() * subs, nullptr);
-    const uint32_t slots = m_.sm.max_warps;
-    for (const auto& c : candidates_) {
-        if (c.earliest > now_) continue;
-        const candidate*& best = pick_[c.w->sm * subs + c.w->sub];
-        if (!best) {
-            best = &c;
-            continue;
-        }
-        const uint32_t last = sms_[c.w->sm].last_slot[c.w->sub];
-        if (m_.timing.scheduler_policy == 1) { // greedy-then-oldest: the warp that issued last, else the oldest
-            if (best->w->slot == last) continue;
-            if (c.w->slot == last || c.w->last_issue < best->w->last_issue) best = &c;
-        } else { // loose round robin: the next slot after the one that issued last
-            auto distance = [&](uint32_t slot) { return (slot + slots - last - 1) % slots; };
-            if (distance(c.w->slot) < distance(best->w->slot)) best = &c;
-        }
-    }
-    turns_.clear();
-    for (const candidate* c : pick_) {
-        if (!c) continue;
-        chosen_[c->index] = static_cast<uint8_t>(static_cast<int>(c->why) + 1); // 0: not chosen; else 1 + the stall it ends
-        sms_[c->w->sm].last_slot[c->w->sub] = c->w->slot;
-        turns_.push_back(c->position);
-    }
-    std::sort(turns_.begin(), turns_.end()); // the engine's order, as when it asked every warp
-}
-
-// The warps of placed CTAs that have an instruction to issue, with the
-// earliest cycle each could issue it.
-//
-// A warp's earliest cycle only moves later until it issues (its registers'
-// ready times and next issue change only then, or at a barrier release,
-// which forget it; the pipes it waits for only get busier), so one that
-// was not due stays a lower bound: it is reused while it lies ahead of
-// now, and worked out again when it may be due (refresh_due).
-void timing_model::collect_candidates(std::span<schedule_unit> units) {
-    candidates_.clear();
-    uint64_t last = UINT64_MAX;
-    cta_timing* cta = nullptr;
-    for (uint32_t at = 0; at < units.size(); ++at) {
-        const schedule_unit& u = units[at];
-        if (!u.next) continue;
-        if (u.cta != last) { // a CTA's warps come together: one look-up each
-            last = u.cta;
-            cta = &ctas_.at(u.cta);
-        }
-        if (!cta->placed) continue;
-        warp_timing* w = &warp_of(*cta, u.warp);
-        next_[u.index] = u.next;
-        if (w->cached_ins == u.next && w->cached_earliest > now_) {
-            candidates_.push_back({u.index, at, w, w->cached_earliest, w->cached_why, true});
-            continue;
-        }
-        stall why;
-        const uint64_t e = earliest(*w, *u.next, class_of(*u.next), why);
-        w->cached_ins = u.next;
-        w->cached_earliest = e;
-        w->cached_why = why;
-        candidates_.push_back({u.index, at, w, e, why, false});
-    }
-}
-
-// The first cycle a candidate can issue; a reused lower bound that would
-// set it is worked out again first, so that time never moves to a cycle in
-// which no warp can issue.
-uint64_t timing_model::refresh_due() {
-    for (;;) {
-        uint64_t first = UINT64_MAX;
-        for (const auto& c : candidates_) first = std::min(first, c.earliest);
-        bool again = false;
-        for (auto& c : candidates_)
-            if (c.reused && c.earliest <= std::max(first, now_)) {
-                stall why;
-                c.earliest = earliest(*c.w, *next_[c.index], class_of(*next_[c.index]), why);
-                c.why = why;
-                c.reused = false;
-                c.w->cached_earliest = c.earliest;
-                c.w->cached_why = why;
-                again = true;
-            }
-        if (!again) return first;
-    }
 }
 
 uint32_t timing_model::turn(const schedule_unit& u) {
@@ -466,8 +318,9 @@ void timing_model::barrier_release(const barrier_release_event& e) {
     for (warp_timing& w : it->second.warps_of)
         if (w.made) {
             w.next_issue = std::max(w.next_issue, now_ + m_.timing.barrier_latency);
-            w.cached_ins = w.own_ins = nullptr;
+            w.own_ins = nullptr;
             w.after_barrier = true;
+            if (w.at == warp_timing::listed::due) touched_.push_back(&w); // its own part is later now: listed again
         }
 }
 
@@ -489,12 +342,13 @@ void timing_model::sync(const sync_event& e) {
 }
 
 void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
-    if (!cur_ || !ran || u.index >= next_.size() || !next_[u.index]) return;
-    const isa::exec_instruction& ins = *next_[u.index];
-    warp_timing& w = warp_of(u);
-    w.cached_ins = w.own_ins = nullptr; // it issued: its earliest cycle is new
-    const issue_class& c = class_of(ins);
+    warp_timing* wp = warp_in(u.index);
+    if (!cur_ || !ran || !wp || !wp->next) return;
+    warp_timing& w = *wp;
+    const isa::exec_instruction& ins = *w.next;
+    w.own_ins = nullptr; // it issued: its earliest cycle is new
     if (!chosen_[u.index]) return;
+    const issue_class& c = *w.cls;
     const stall why = static_cast<stall>(chosen_[u.index] - 1);
     complete(w, ins, c);
     if (!tma_reads_.empty()) { // the copy's mbarriers complete when its data has landed

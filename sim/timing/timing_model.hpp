@@ -113,11 +113,20 @@ public:
     // (function id, position) to "file:line" of the last launch (valid after it ended).
     const std::function<void(int32_t, uint32_t, fault_report&)>* locate() const { return locate_; }
 
+    // Test aid: each cycle, every candidate is worked out from scratch and
+    // compared with what the incremental bookkeeping (candidates.cpp) chose:
+    // the cycle and each sub-partition's pick and stall reason. The first
+    // difference is kept (empty: none).
+    void check_candidates(bool on) { check_ = on; }
+    const std::string& candidate_mismatch() const { return mismatch_; }
+
     // scheduler
     bool whole_grid_order() const override { return true; }
     void order_ctas(std::span<schedule_unit>) override {}
     uint64_t cta_budget(const schedule_unit&) override { return 1; }
-    void order_warps(std::span<schedule_unit> warps) override;
+    void order_warps(std::span<schedule_unit>) override {} // not asked: incremental
+    bool incremental() const override { return true; }
+    void order_changed(std::span<const schedule_unit> changed) override;
     uint32_t turn(const schedule_unit& warp) override;
     void turn_ended(const schedule_unit& warp, uint32_t ran) override;
     bool preempt(schedule_point, uint32_t) override { return true; }
@@ -150,26 +159,44 @@ private:
         uint64_t bulk_read = 0, bulk_written = 0;
         std::vector<std::pair<uint64_t, uint64_t>> bulk_groups;
         uint64_t last_issue = 0;
-        // collect_candidates' lower bound of its earliest issue for cached_ins.
-        const isa::exec_instruction* cached_ins = nullptr;
-        uint64_t cached_earliest = 0;
-        stall cached_why = stall::not_selected;
+        // As the engine last listed it (order_changed).
+        const isa::exec_instruction* next = nullptr;
+        uint32_t pc = 0, engine_slot = 0;
+        uint64_t order = 0;
+        bool done = false;
+        const issue_class* cls = nullptr;        // next's
+        // Among the candidates: none (nothing to issue, done, or its CTA has
+        // no SM yet); later, in the calendar with a lower bound of its
+        // earliest issue; or due, in due_ at due_at: its own part of the
+        // earliest issue is not after now, and its earliest issue (bound,
+        // why, the pipes included) is worked out every cycle.
+        enum class listed : uint8_t { none, later, due } at = listed::none;
+        uint64_t bound = 0;
+        stall why = stall::not_selected;
+        uint32_t due_at = 0;
         // The warp's own part of earliest() for own_ins (its next issue and
         // source registers), which changes only when it issues or a
         // barrier releases it; the pipes' part is added each time.
         const isa::exec_instruction* own_ins = nullptr;
         uint64_t own = 0;
         stall own_why = stall::not_selected;
-        bool made = false;                       // set up by warp_of (its CTA was placed and it had work)
+        bool made = false;                       // sm, sub and slot set: its CTA was placed
     };
     struct cta_timing {
         uint32_t sm = 0;
-        uint64_t seen = 0;                       // pass that last listed one of its warps
+        uint32_t live_warps = 0;                 // not reported done yet
         uint64_t start = 0;
         size_t index = 0;                        // in cta_spans
         uint32_t first_slot = 0, warps = 0;
         bool placed = false;                     // false: waiting for an SM (held by another stream's kernel, or full)
         std::vector<warp_timing> warps_of;       // by warp index in the CTA; sized once, so pointers stay valid
+    };
+    // A calendar entry: the warp in engine slot `slot` may issue no earlier
+    // than t; stale when stamp_[slot] has moved on.
+    struct later_entry {
+        uint64_t t, stamp;
+        uint32_t slot;
+        bool operator<(const later_entry& o) const { return t > o.t; } // std heap: the earliest on top
     };
     struct sm_timing {
         uint32_t ctas = 0;
@@ -180,25 +207,28 @@ private:
         uint64_t resident_warps = 0;
         bool ever_used = false;
     };
-    struct candidate {
-        uint32_t index;         // schedule_unit::index
-        uint32_t position;      // in order_warps' span (only_turns)
-        warp_timing* w;
-        uint64_t earliest;
-        stall why;
-        bool reused;            // earliest is a remembered lower bound (collect_candidates)
-    };
 
-    warp_timing& warp_of(const schedule_unit& u);
-    warp_timing& warp_of(cta_timing& c, uint32_t warp);
+    warp_timing* warp_in(uint32_t slot) const { return slot < by_slot_.size() ? by_slot_[slot] : nullptr; }
     bool place(cta_timing& c, uint32_t warps);
     void place_pending();
     bool held_by_other_stream(uint32_t sm, uint64_t t) const;
     uint64_t next_release(uint64_t t) const;
-    void collect_candidates(std::span<schedule_unit> units);
-    uint64_t refresh_due();
-    void retire_unseen();
+    void unlist(warp_timing& w);
+    void list(warp_timing& w);
+    void refresh(warp_timing& w);
+    void add_due(warp_timing& w);
+    void remove_due(warp_timing& w);
+    void add_later(warp_timing& w);
+    uint64_t settle();
+    void pop_due();
+    void pick();
+    void retire(std::unordered_map<uint64_t, cta_timing>::iterator it);
+    void check_picks(uint64_t from, const std::vector<uint32_t>& last);
+    bool check_ = false;
+    std::string mismatch_;
     uint64_t earliest(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const;
+    // A warp's earliest issue from its own part and its pipes' free cycles.
+    static uint64_t with_pipes(uint64_t own, stall own_why, const sm_timing& sm, uint32_t sub, pipe unit, stall& why);
     void complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c);
     const issue_class& class_of(const isa::exec_instruction& ins);
 
@@ -211,11 +241,29 @@ private:
     std::unordered_map<uint64_t, cta_timing> ctas_;
     std::unique_ptr<memory_timing> memory_;
     std::unordered_map<const isa::exec_instruction*, issue_class> classes_;
-    std::vector<uint8_t> chosen_;               // by schedule_unit::index, this pass: 0, or 1 + why it waited
-    std::vector<candidate> candidates_;
-    std::vector<const candidate*> pick_;        // per SM sub-partition: the warp it issues this cycle
-    std::vector<uint32_t> turns_;               // the picked warps' positions, ascending (only_turns)
-    std::vector<const isa::exec_instruction*> next_; // by schedule_unit::index
+    // The candidates: every listed warp of a placed CTA with an instruction
+    // to issue is either due or in the calendar (a heap of lower bounds: a
+    // warp's earliest issue only moves later until it issues, so a bound
+    // stays one and is worked out again only when it may have come).
+    std::vector<warp_timing*> by_slot_;         // engine slot -> the warp listed in it
+    std::vector<uint64_t> stamp_;               // by engine slot: its calendar entry's stamp (0: none)
+    uint64_t stamps_ = 0;
+    std::vector<later_entry> later_;
+    // A due warp as its sub-partition's issue looks at it each cycle (a
+    // copy of what it needs, kept together, instead of thousands of warps
+    // touched a cycle): t is its earliest issue this cycle (settle).
+    struct due_entry {
+        warp_timing* w;
+        uint64_t own, last_issue, order, t;
+        uint32_t slot, engine_slot;
+        pipe unit;
+        stall own_why, why;     // why: what holds it until t
+    };
+    std::vector<std::vector<due_entry>> due_;   // per SM sub-partition
+    std::vector<warp_timing*> touched_;         // to be listed this cycle
+    std::vector<uint8_t> chosen_;               // by engine slot, this cycle: 0, or 1 + the stall its issue ends
+    std::vector<uint32_t> turns_;               // their engine slots in the engine's order (only_turns)
+    std::vector<std::pair<uint64_t, uint32_t>> turn_order_; // pick's (order, slot), reused
     std::vector<uint32_t> pcs_;
     std::vector<lane_access> accesses_;
     // This turn's bulk/tensor copy source reads, the mbarriers it updated,
@@ -232,7 +280,7 @@ private:
     // Per SM id: the spans [first CTA start, last CTA end) in which earlier
     // launches of the run held it.
     std::vector<std::vector<std::pair<uint64_t, uint64_t>>> held_;
-    uint64_t now_ = 0, pass_ = 0, end_ = 0, start_ = 0;
+    uint64_t now_ = 0, end_ = 0, start_ = 0;
     bool issued_ = false;
     uint32_t warps_per_cta_ = 1;
     uint64_t observed_ctas_ = 0;                // launch_event::observed_ctas: fewer than the grid's when sampling

@@ -30,7 +30,10 @@ struct timed {
 // Runs `body` as kernel k(.param .u64 buf) on grid x block threads under
 // the timing model, with an 8 KiB global buffer whose every 8-byte word
 // holds its own address (a pointer chase that never leaves its line).
-inline timed run(const std::string& body, uint32_t grid = 1, uint32_t block = 32, std::vector<uint32_t> sms = {}) {
+// check_candidates: the model checks its picks against a full scan each
+// cycle (timing_model::check_candidates), and a difference fails the test.
+inline timed run(const std::string& body, uint32_t grid = 1, uint32_t block = 32, std::vector<uint32_t> sms = {},
+                 bool check_candidates = false) {
     sim::device dev{h800()};
     parser::diagnostics d;
     const std::string text = std::string(header) + ".visible .entry k(.param .u64 buf)\n{\n" +
@@ -50,6 +53,7 @@ inline timed run(const std::string& body, uint32_t grid = 1, uint32_t block = 32
     std::vector<uint8_t> params(8);
     std::memcpy(params.data(), &buf, 8);
     sim::timing::timing_model model(h800());
+    model.check_candidates(check_candidates);
     sim::launch_options o;
     o.observer = &model;
     o.schedule = &model;
@@ -59,6 +63,7 @@ inline timed run(const std::string& body, uint32_t grid = 1, uint32_t block = 32
     if (r.fault) ADD_FAILURE() << r.fault->format();
     t.words.resize(1024);
     dev.read(buf, t.words.data(), 8192);
+    EXPECT_EQ(model.candidate_mismatch(), "");
     EXPECT_EQ(model.launches().size(), 1u);
     if (!model.launches().empty()) t.p = model.launches().front();
     return t;
