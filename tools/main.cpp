@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "tools/commands.hpp"
+#include "tools/huge_pages.hpp"
 
 namespace {
 
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
         std::cout << "ptxsim " << PTXSIM_VERSION << " (PTX ISA up to 9.0, targets up to sm_100a)\n";
         return exit_ok;
     }
+    if (cmd == "prof" || cmd == "check") restart_with_huge_pages(argv); // thousands of warps live at once
     try {
         if (cmd == "lint") return cmd_lint(rest);
         if (cmd == "print") return cmd_print(rest);

@@ -193,6 +193,26 @@ TEST(prof_cli, sample_simulates_three_waves_runs_the_rest_and_extrapolates) {
     std::filesystem::remove_all(dir);
 }
 
+// prof and check start themselves again with glibc's hugetlb tunable
+// (tools/huge_pages.hpp): the arguments (a path with a space here) and the
+// user's own tunables come through, and the report is the same as without
+// the restart (PTXSIM_NO_HUGE_PAGES) or with the tunable already given.
+TEST(prof_cli, the_huge_page_restart_keeps_arguments_and_results) {
+    const std::string f = saxpy_with("ptxsim prof restart.json", "");
+    const std::string args = "prof --json --lines 0 '" + f + "'";
+    auto plain = run_ptxsim(args, "PTXAS=none PTXSIM_NO_HUGE_PAGES=1");
+    auto restarted = run_ptxsim(args, "PTXAS=none");
+    auto other_tunable = run_ptxsim(args, "PTXAS=none GLIBC_TUNABLES=glibc.malloc.tcache_count=4");
+    auto given = run_ptxsim(args, "PTXAS=none GLIBC_TUNABLES=glibc.malloc.hugetlb=0");
+    std::filesystem::remove(f);
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    for (const auto* r : {&restarted, &other_tunable, &given}) {
+        EXPECT_EQ(r->status, 0) << r->err;
+        EXPECT_EQ(r->out, plain.out);
+        EXPECT_EQ(r->err, plain.err);
+    }
+}
+
 TEST(prof_cli, bad_input_exits_2_with_the_reason) {
     auto nowhere = run_ptxsim("prof --trace /nonexistent/dir/t.json '" + saxpy + "'");
     EXPECT_EQ(nowhere.status, 2);
