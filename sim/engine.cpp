@@ -334,9 +334,8 @@ private:
     // The warp as an incremental scheduler sees it, kept by slot for its turns.
     const schedule_unit& unit_of(warp_state& w) {
         const cta_state& cta = *w.cta;
-        const uint64_t warps = (req_.block.count() + warp_size - 1) / warp_size;
         schedule_unit u{cta.linear, w.index, w.slot};
-        u.order = (cta.cluster->index * req_.cluster.count() + cta.rank) * warps + w.index;
+        u.order = (cta.cluster->index * req_.cluster.count() + cta.rank) * cta.warps.size() + w.index;
         u.done = w.done();
         if (uint32_t pc = u.done ? no_pc : next_pc(w); pc != no_pc) {
             u.pc = pc;

@@ -50,7 +50,6 @@ void timing_model::order_changed(std::span<const schedule_unit> changed) {
         warp_timing& w = c.warps_of[u.warp];
         unlist(w);
         w.next = u.next;
-        w.pc = u.pc;
         w.order = u.order;
         w.engine_slot = u.index;
         if (u.index >= by_slot_.size()) {

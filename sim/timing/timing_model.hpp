@@ -161,7 +161,7 @@ private:
         uint64_t last_issue = 0;
         // As the engine last listed it (order_changed).
         const isa::exec_instruction* next = nullptr;
-        uint32_t pc = 0, engine_slot = 0;
+        uint32_t engine_slot = 0;
         uint64_t order = 0;
         bool done = false;
         const issue_class* cls = nullptr;        // next's
