@@ -51,6 +51,15 @@ std::string describe(const free_result& r, uint64_t address) {
 global_memory::global_memory(global_memory_options options) : options_(options), next_(options.base) {}
 
 uint64_t global_memory::allocate(uint64_t size, uint64_t align, std::string label) {
+    return place(size, align, std::move(label), false);
+}
+
+uint64_t global_memory::allocate_host_visible(uint64_t size, uint64_t align, std::string label) {
+    if (!options_.window_reserved || !is_power_of_two(align)) return 0;
+    return place(size, std::max<uint64_t>(align, 4096), std::move(label), true);
+}
+
+uint64_t global_memory::place(uint64_t size, uint64_t align, std::string label, bool host_visible) {
     if (!is_power_of_two(align)) return 0;
     if (ranges_.size() >= std::numeric_limits<uint32_t>::max()) return 0;
     if (options_.capacity_bytes && size > options_.capacity_bytes - std::min(live_bytes_, options_.capacity_bytes))
@@ -59,8 +68,10 @@ uint64_t global_memory::allocate(uint64_t size, uint64_t align, std::string labe
     if (base < next_ || base == 0) return 0;  // wrapped
     // A zero-size allocation still occupies one address, so bases are unique.
     uint64_t span = std::max<uint64_t>(size, 1);
+    if (host_visible) span = (span + 4095) / 4096 * 4096;  // the pages the storage covers
     if (base > options_.limit || span > options_.limit - base) return 0;
-    auto storage = detail::host_buffer::zeroed(size);
+    auto storage = host_visible ? detail::host_buffer::placed(reinterpret_cast<void*>(base), size)
+                                : detail::host_buffer::zeroed(size);
     if (!storage) return 0;
 
     ranges_.push_back({base, size, storage->data(), true});

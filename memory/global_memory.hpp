@@ -37,6 +37,10 @@ struct global_memory_options {
     uint64_t limit = 0x7fff'ffff'0000;    // no allocation reaches past this
     uint64_t guard_bytes = 64 * 1024;     // unmapped gap after every allocation
     uint64_t capacity_bytes = 0;          // cap on live bytes (the model's DRAM); 0: none
+    // The window [base, limit) is host address space the owner reserved
+    // (PROT_NONE) for this memory: allocate_host_visible() may then place
+    // an allocation's storage at its own device address.
+    bool window_reserved = false;
 };
 
 enum class free_status : uint8_t {
@@ -67,6 +71,10 @@ public:
     // memory. A zero-size allocation still gets its own address (and a
     // table row) but no byte of it is accessible.
     uint64_t allocate(uint64_t size, uint64_t align = 256, std::string label = {});
+    // The same, with the host storage at the device address itself, so that
+    // host code can use the pointer directly (CUDA's managed and mapped
+    // memory). Needs options().window_reserved; 0 otherwise.
+    uint64_t allocate_host_visible(uint64_t size, uint64_t align = 4096, std::string label = {});
     // Frees the allocation whose base is `address`; 0 is a no-op, as
     // cudaFree(nullptr). The row stays (marked dead) for use-after-free.
     free_result free(uint64_t address, bool keep_storage = false);
@@ -130,6 +138,7 @@ private:
         detail::host_buffer storage;
     };
 
+    uint64_t place(uint64_t size, uint64_t align, std::string label, bool host_visible);
     // Index of the last range with base <= address, or -1.
     ptrdiff_t index_at_or_below(uint64_t address) const noexcept;
     const range* live_range(uint64_t address, uint64_t size, uint64_t align) const noexcept;

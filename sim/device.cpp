@@ -3,6 +3,7 @@
 
 #include "isa/sem/registry.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -59,6 +60,10 @@ uint64_t function_token(size_t id) { return 0xF000000000000000ull + id * 16; }
 
 device::device(models::gpu_model model)
     : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()),
+      multicast_(std::make_unique<memory::multicast_table>()), heap_(std::make_unique<device_heap>(*global_)),
+      textures_(std::make_unique<texture_table>()) {}
+device::device(models::gpu_model model, const memory::global_memory_options& options)
+    : model_(std::move(model)), global_(std::make_unique<memory::global_memory>(options)),
       multicast_(std::make_unique<memory::multicast_table>()), heap_(std::make_unique<device_heap>(*global_)),
       textures_(std::make_unique<texture_table>()) {}
 device::~device() = default;
@@ -220,6 +225,29 @@ std::optional<std::pair<uint64_t, uint64_t>> device::symbol(const std::string& n
         if (v != m->vars.end() && v->second.sp != isa::space::shared) return std::pair{v->second.address, v->second.size};
     }
     return std::nullopt;
+}
+
+std::optional<kernel_ref> device::kernel_in(size_t module, const std::string& name) const {
+    if (module >= modules_.size()) return std::nullopt;
+    auto it = modules_[module]->functions.find(name);
+    if (it == modules_[module]->functions.end() || !it->second->is_entry || !it->second->has_body) return std::nullopt;
+    return kernel_ref{module, it->second, name};
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> device::symbol_in(size_t module, const std::string& name) const {
+    if (module >= modules_.size()) return std::nullopt;
+    auto v = modules_[module]->vars.find(name);
+    if (v == modules_[module]->vars.end() || v->second.sp == isa::space::shared) return std::nullopt;
+    return std::pair{v->second.address, v->second.size};
+}
+
+std::vector<std::string> device::kernels_in(size_t module) const {
+    std::vector<std::string> out;
+    if (module >= modules_.size()) return out;
+    for (const auto& [fname, f] : modules_[module]->functions)
+        if (f->is_entry && f->has_body) out.push_back(fname);
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 std::optional<int32_t> device::function_id(size_t module, std::string_view name) const {

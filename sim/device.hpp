@@ -21,6 +21,7 @@
 
 namespace ptxsim::memory {
 class global_memory;
+struct global_memory_options;
 class multicast_table;
 }
 
@@ -39,6 +40,10 @@ struct kernel_ref {
 class device {
 public:
     explicit device(models::gpu_model model);
+    // With global memory handing out addresses from options.base (the CUDA
+    // driver, cuda/driver/, places them in a host range it has reserved so
+    // that a pointer says by itself whether it is a device one).
+    device(models::gpu_model model, const memory::global_memory_options& options);
     ~device();
     device(const device&) = delete;
     device& operator=(const device&) = delete;
@@ -78,6 +83,12 @@ public:
     std::optional<kernel_ref> find_kernel(const std::string& name, std::string& error) const;
     // The address and size of a module variable (cudaMemcpyToSymbol).
     std::optional<std::pair<uint64_t, uint64_t>> symbol(const std::string& name) const;
+    // The same within one module, by exact PTX name (cuModuleGetFunction,
+    // cuModuleGetGlobal: two modules may both define a kernel or variable).
+    std::optional<kernel_ref> kernel_in(size_t module, const std::string& name) const;
+    std::optional<std::pair<uint64_t, uint64_t>> symbol_in(size_t module, const std::string& name) const;
+    // The kernels (entries with a body) of one module, in name order.
+    std::vector<std::string> kernels_in(size_t module) const;
     // Whether the kernel's module calls device malloc or free (declares them
     // without a body, as nvcc does): once such a kernel has run, CUDA fixes
     // the heap size (cudaLimitMallocHeapSize) for the rest of the context.

@@ -11,6 +11,7 @@ int cmd_print(const std::vector<std::string>& args);
 int cmd_run(const std::vector<std::string>& args);
 int cmd_check(const std::vector<std::string>& args);
 int cmd_prof(const std::vector<std::string>& args);
+int cmd_exec(const std::vector<std::string>& args);
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_findings = 1;

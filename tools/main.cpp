@@ -23,6 +23,8 @@ commands:
   prof LAUNCH.json
                   run them under the cycle model: cycles, IPC, occupancy, stalls,
                   caches, DRAM, per-line costs (Nsight Compute's metric names)
+  exec PROGRAM [ARGS...]
+                  run a CUDA program built by nvcc with its kernels on the CPU
 
 options:
   -h, --help      this text (ptxsim <command> --help for a command's options)
@@ -56,6 +58,7 @@ int main(int argc, char** argv) {
         if (cmd == "run") return cmd_run(rest);
         if (cmd == "check") return cmd_check(rest);
         if (cmd == "prof") return cmd_prof(rest);
+        if (cmd == "exec") return cmd_exec(rest);
     } catch (const std::exception& e) {
         std::cerr << "ptxsim: internal error: " << e.what() << '\n';
         return exit_usage;

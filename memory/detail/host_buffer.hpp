@@ -13,6 +13,11 @@ public:
     host_buffer() = default;
     // Empty when the host cannot provide `size` bytes of address space.
     static std::optional<host_buffer> zeroed(uint64_t size);
+    // Zero-filled storage at exactly `at` (page-aligned), which must lie in
+    // address space the caller reserved with PROT_NONE: the pages are made
+    // accessible, and given back to the reservation (PROT_NONE again, not
+    // unmapped) when the buffer goes.
+    static std::optional<host_buffer> placed(void* at, uint64_t size);
 
     host_buffer(host_buffer&& o) noexcept { swap(o); }
     host_buffer& operator=(host_buffer&& o) noexcept {
@@ -33,6 +38,7 @@ private:
     std::byte* data_ = nullptr;
     uint64_t size_ = 0;
     bool mapped_ = false;
+    bool placed_ = false;
 };
 
 } // namespace ptxsim::memory::detail

@@ -1,0 +1,127 @@
+// Kernel launches: the kernel runs to completion on the simulated GPU
+// inside the call, with the engine's default schedule (the one `ptxsim run`
+// uses). A fault is reported on stderr where it happened and leaves the
+// context with CUDA's sticky error, so the program sees it at its next
+// synchronisation as it would on a GPU.
+#include <cstdio>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "cuda/driver/api.hpp"
+#include "cuda/driver/state.hpp"
+
+namespace ptxsim::cuda::driver {
+namespace {
+
+// The CUDA error a kernel fault becomes (as the hardware reports it).
+CUresult error_of(const sim::fault_report& f) {
+    const std::string& k = f.kind;
+    if (k == "misaligned access") return CUDA_ERROR_MISALIGNED_ADDRESS;
+    if (k == "assertion failed") return CUDA_ERROR_ASSERT;
+    if (k == "trap" || k == "unsupported instruction" || k == "invalid operation") return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+    if (k == "instruction budget exhausted" || k == "deadlock") return CUDA_ERROR_LAUNCH_TIMEOUT;
+    if (k == "stack overflow") return CUDA_ERROR_LAUNCH_FAILED;
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+}
+
+struct launch_shape {
+    sim::dim3 grid, block, cluster{0, 0, 0};
+    unsigned shared = 0;
+    bool cooperative = false;
+};
+
+CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void** extra) {
+    function_object* f = function_of(st, fn);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    if (s.grid.count() == 0 || s.block.count() == 0) return CUDA_ERROR_INVALID_VALUE;
+    const isa::exec_function& code = *f->code;
+    std::vector<uint8_t> buffer(code.param_bytes, 0);
+    if (params) {
+        for (size_t i = 0; i < code.params.size(); ++i) {
+            if (!params[i]) return CUDA_ERROR_INVALID_VALUE;
+            std::memcpy(buffer.data() + code.params[i].offset, params[i], code.params[i].size);
+        }
+    } else if (extra) {
+        const void* data = nullptr;
+        size_t size = 0;
+        for (void** e = extra; *e != CU_LAUNCH_PARAM_END; e += 2) {
+            if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER) data = e[1];
+            else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE) size = *static_cast<size_t*>(e[1]);
+            else return CUDA_ERROR_INVALID_VALUE;
+        }
+        if (!data || size < code.param_bytes) return CUDA_ERROR_INVALID_VALUE;
+        std::memcpy(buffer.data(), data, code.param_bytes);
+    } else if (!code.params.empty()) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    sim::launch_options o;
+    o.cooperative = s.cooperative;
+    o.cluster = s.cluster;
+    o.non_portable_cluster_size = f->non_portable_cluster;
+    o.stack_bytes = st.stack_bytes;
+    o.malloc_heap_bytes = st.heap_bytes;
+    o.estimate_registers = true;
+    o.print = [](const std::string& text) {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        std::fflush(stdout);
+    };
+    parser::diagnostics d;
+    std::fflush(stdout);  // the host's output so far comes before the kernel's
+    sim::launch_result r = st.device().launch(f->kernel, s.grid, s.block, s.shared, buffer, o, d);
+    if (r.fault) {
+        st.warn(fmt::format("kernel {} <<<({},{},{}),({},{},{})>>> faulted:\n{}", f->kernel.name, s.grid.x, s.grid.y,
+                            s.grid.z, s.block.x, s.block.y, s.block.z, r.fault->format()));
+        st.sticky = error_of(*r.fault);
+        return CUDA_SUCCESS;  // the launch itself was accepted; the error is the context's now
+    }
+    if (!r.ok) {
+        // Refused before any CTA ran: a configuration error, not sticky.
+        std::string why = text_of(d);
+        st.warn(fmt::format("launch of {} refused: {}", f->kernel.name, why.empty() ? "bad configuration\n" : why));
+        if (why.find("cooperative") != std::string::npos) return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+        if (why.find("shared") != std::string::npos || why.find("register") != std::string::npos)
+            return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, CUstream, void** params, void** extra) {
+    PTXSIM_ENTER(true);
+    return launch(st, f, {{gx, gy, gz}, {bx, by, bz}, {0, 0, 0}, shared, false}, params, extra);
+}
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned shared, CUstream, void** params) {
+    PTXSIM_ENTER(true);
+    return launch(st, f, {{gx, gy, gz}, {bx, by, bz}, {0, 0, 0}, shared, true}, params, nullptr);
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
+    PTXSIM_ENTER(true);
+    if (!config) return CUDA_ERROR_INVALID_VALUE;
+    launch_shape s{{config->gridDimX, config->gridDimY, config->gridDimZ},
+                   {config->blockDimX, config->blockDimY, config->blockDimZ},
+                   {0, 0, 0},
+                   config->sharedMemBytes,
+                   false};
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const CUlaunchAttribute& a = config->attrs[i];
+        if (a.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) s.cooperative = a.value.cooperative != 0;
+        else if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+            s.cluster = {a.value.clusterDim.x, a.value.clusterDim.y, a.value.clusterDim.z};
+        // Other attributes (priority, access policy, programmatic serialisation …) are
+        // scheduling hints: kernels run one after the other here anyway.
+    }
+    return launch(st, f, s, params, extra);
+}
+
+} // extern "C"
+
+} // namespace ptxsim::cuda::driver

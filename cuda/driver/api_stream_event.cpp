@@ -1,0 +1,180 @@
+// Streams and events. Work runs when it is submitted, so every stream is
+// always idle: queries say ready and waits return at once. Events record
+// host wall-clock time (cuEventElapsedTime gives the time the simulation
+// took between them, not GPU time; docs/exec.md says so).
+#include "cuda/driver/api.hpp"
+#include "cuda/driver/state.hpp"
+
+namespace ptxsim::cuda::driver {
+namespace {
+
+bool valid_stream(state& st, CUstream s) {
+    return s == nullptr || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || st.find(st.streams_owned, s);
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult cuStreamCreate(CUstream* stream, unsigned flags) {
+    PTXSIM_ENTER(true);
+    if (!stream || flags > 1) return CUDA_ERROR_INVALID_VALUE;
+    auto s = std::make_unique<stream_object>();
+    s->flags = flags;
+    *stream = s.get();
+    st.streams_owned.insert(std::move(s));
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreateWithPriority(CUstream* stream, unsigned flags, int priority) {
+    CUresult r = cuStreamCreate(stream, flags);
+    if (r == CUDA_SUCCESS) static_cast<stream_object*>(*stream)->priority = std::clamp(priority, -5, 0);
+    return r;
+}
+
+CUresult cuStreamDestroy_v2(CUstream stream) {
+    PTXSIM_ENTER(false);
+    for (auto it = st.streams_owned.begin(); it != st.streams_owned.end(); ++it)
+        if (it->get() == stream) {
+            st.streams_owned.erase(it);
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuStreamGetPriority(CUstream stream, int* priority) {
+    PTXSIM_ENTER(false);
+    if (!priority) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    auto* s = st.find(st.streams_owned, stream);
+    *priority = s ? s->priority : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetFlags(CUstream stream, unsigned* flags) {
+    PTXSIM_ENTER(false);
+    if (!flags) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    auto* s = st.find(st.streams_owned, stream);
+    *flags = s ? s->flags : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCtx(CUstream stream, CUcontext* ctx) {
+    PTXSIM_ENTER(false);
+    if (!ctx) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    *ctx = st.primary_context();
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetDevice(CUstream stream, CUdevice* dev) {
+    PTXSIM_ENTER(false);
+    if (!dev) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetId(CUstream stream, unsigned long long* id) {
+    PTXSIM_ENTER(false);
+    if (!id) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    *id = reinterpret_cast<uintptr_t>(stream);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream stream) {
+    PTXSIM_ENTER(true);
+    return valid_stream(st, stream) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuStreamQuery(CUstream stream) { return cuStreamSynchronize(stream); }
+
+CUresult cuStreamWaitEvent(CUstream stream, CUevent, unsigned) { return cuStreamSynchronize(stream); }
+
+// Host callbacks run at once: everything before them in the stream is done.
+using host_fn = void (*)(void*);
+CUresult cuLaunchHostFunc(CUstream stream, host_fn fn, void* data) {
+    {
+        PTXSIM_ENTER(true);
+        if (!fn) return CUDA_ERROR_INVALID_VALUE;
+        if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    }
+    fn(data);
+    return CUDA_SUCCESS;
+}
+
+using stream_callback = void (*)(CUstream, CUresult, void*);
+CUresult cuStreamAddCallback(CUstream stream, stream_callback fn, void* data, unsigned flags) {
+    CUresult status;
+    {
+        PTXSIM_ENTER(false);
+        if (!fn || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+        if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+        status = st.sticky;
+    }
+    fn(stream, status, data);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventCreate(CUevent* event, unsigned flags) {
+    PTXSIM_ENTER(true);
+    if (!event || flags > 0xf) return CUDA_ERROR_INVALID_VALUE;
+    auto e = std::make_unique<event_object>();
+    e->flags = flags;
+    *event = e.get();
+    st.events_owned.insert(std::move(e));
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(CUevent event) {
+    PTXSIM_ENTER(false);
+    for (auto it = st.events_owned.begin(); it != st.events_owned.end(); ++it)
+        if (it->get() == event) {
+            st.events_owned.erase(it);
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuEventRecord(CUevent event, CUstream stream) {
+    PTXSIM_ENTER(true);
+    auto* e = st.find(st.events_owned, event);
+    if (!e) return CUDA_ERROR_INVALID_HANDLE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    e->recorded = true;
+    e->when = std::chrono::steady_clock::now();
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned) { return cuEventRecord(event, stream); }
+
+CUresult cuEventQuery(CUevent event) {
+    PTXSIM_ENTER(true);
+    return st.find(st.events_owned, event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuEventSynchronize(CUevent event) { return cuEventQuery(event); }
+
+CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) {
+    PTXSIM_ENTER(true);
+    if (!ms) return CUDA_ERROR_INVALID_VALUE;
+    auto* a = st.find(st.events_owned, start);
+    auto* b = st.find(st.events_owned, end);
+    if (!a || !b) return CUDA_ERROR_INVALID_HANDLE;
+    if (!a->recorded || !b->recorded) return CUDA_ERROR_NOT_READY;
+    if ((a->flags | b->flags) & 2) return CUDA_ERROR_INVALID_HANDLE;  // CU_EVENT_DISABLE_TIMING
+    *ms = std::chrono::duration<float, std::milli>(b->when - a->when).count();
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) { return cuEventElapsedTime(ms, start, end); }
+
+// First ABI revisions with the same arguments.
+CUresult cuStreamDestroy(CUstream stream) { return cuStreamDestroy_v2(stream); }
+CUresult cuEventDestroy(CUevent event) { return cuEventDestroy_v2(event); }
+
+} // extern "C"
+
+} // namespace ptxsim::cuda::driver

@@ -1,0 +1,161 @@
+#include "cuda/driver/state.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cuda/fatbin.hpp"
+#include "memory/global_memory.hpp"
+#include "models/model.hpp"
+
+namespace ptxsim::cuda::driver {
+namespace {
+
+// 1 TiB of host address space reserved for device addresses: far from where
+// Linux puts the heap (just above the program) and mmap (below the stack).
+constexpr uint64_t reserve_bytes = 1ull << 40;
+constexpr uint64_t candidate_bases[] = {0x6000'0000'0000ull, 0x5000'0000'0000ull, 0x4000'0000'0000ull,
+                                        0x3000'0000'0000ull};
+
+uint64_t reserve_device_range() {
+    for (uint64_t base : candidate_bases) {
+        void* p = mmap(reinterpret_cast<void*>(base), reserve_bytes, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == reinterpret_cast<void*>(base)) return base;
+        if (p != MAP_FAILED) munmap(p, reserve_bytes);
+    }
+    return 0;
+}
+
+models::gpu_model load_model_or_die() {
+    const char* file = std::getenv("PTXSIM_MODEL_FILE");
+    std::string path = file && *file ? file : std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
+    parser::diagnostics d;
+    auto m = models::load_model(path, d);
+    if (!m) {
+        std::fprintf(stderr, "ptxsim: the CUDA driver cannot load the GPU model %s:\n%s", path.c_str(),
+                     text_of(d).c_str());
+        std::exit(2);
+    }
+    return *m;
+}
+
+} // namespace
+
+std::string text_of(const parser::diagnostics& d) {
+    std::ostringstream out;
+    for (const auto& x : d.all()) parser::print_text(out, x);
+    return out.str();
+}
+
+bool tracing() {
+    static const bool on = [] {
+        const char* v = std::getenv("PTXSIM_CUDA_TRACE");
+        return v && *v && std::string(v) != "0";
+    }();
+    return on;
+}
+
+void trace(const std::string& line) {
+    if (tracing()) std::fprintf(stderr, "ptxsim-trace: %s\n", line.c_str());
+}
+
+state& state::get() {
+    static state* s = new state();
+    return *s;
+}
+
+state::state() {
+    uint64_t base = reserve_device_range();
+    memory::global_memory_options o;
+    if (base) {
+        o.base = base;
+        o.limit = base + reserve_bytes;
+        o.window_reserved = true;  // managed and pinned memory are placed at their own address
+    }
+    device_base_ = o.base;
+    device_limit_ = o.limit;
+    device_ = std::make_unique<sim::device>(load_model_or_die(), o);
+    std::atexit([] { state::get().summarise(); });
+}
+
+void state::warn(const std::string& message) { std::fprintf(stderr, "ptxsim: %s\n", message.c_str()); }
+
+void state::note_unserved(const std::string& name, const std::string& why) {
+    std::lock_guard<std::recursive_mutex> guard(lock);
+    for (const auto& n : unserved_)
+        if (n == name) return;
+    unserved_.push_back(name);
+    warn(fmt::format("{} is not served by ptxsim's CUDA driver{}{}; the call returns CUDA_ERROR_NOT_SUPPORTED",
+                     name, why.empty() ? "" : ": ", why));
+}
+
+void state::summarise() const {
+    if (unserved_.empty()) return;
+    std::fprintf(stderr, "ptxsim: the program called %zu CUDA function(s) ptxsim does not serve: %s\n",
+                 unserved_.size(), fmt::format("{}", fmt::join(unserved_, ", ")).c_str());
+}
+
+CUresult state::load_image(const void* image, module_object*& out) {
+    if (!image) return CUDA_ERROR_INVALID_VALUE;
+    auto m = std::make_unique<module_object>();
+    const uint8_t* bytes = static_cast<const uint8_t*>(image);
+    uint32_t magic;
+    std::memcpy(&magic, bytes, 4);
+    std::string ptx, name;
+    const auto& arch = model().arch;  // "sm_90"
+    uint32_t sm = uint32_t(std::atoi(arch.c_str() + 3));
+    if (magic == fatbinc_wrapper_magic) {
+        const void* data;
+        std::memcpy(&data, bytes + 8, sizeof data);
+        return load_image(data, out);
+    }
+    ++fatbins_loaded_;
+    if (magic == fatbin_magic) {
+        std::vector<fatbin_entry> entries;
+        std::string error;
+        if (!parse_fatbin_at(image, entries, error)) {
+            warn("a fatbinary the program loads is malformed: " + error);
+            return CUDA_ERROR_INVALID_IMAGE;
+        }
+        auto pick = choose_ptx(entries, sm, true);
+        m->origin = fmt::format("fatbinary #{} ({})", fatbins_loaded_, describe(entries));
+        if (!pick) {
+            m->no_ptx_reason = fmt::format(
+                "{} has no PTX ptxsim can run on {} (it holds {}); rebuild with nvcc "
+                "-gencode arch=compute_90a,code=compute_90a (or -arch=sm_90a, which embeds it) to embed PTX",
+                m->origin, arch, describe(entries));
+        } else {
+            ptx = entries[*pick].text();
+            name = fmt::format("fatbin{}.{}.ptx", fatbins_loaded_, entries[*pick].arch_name());
+        }
+    } else if (magic == 0x464c457f) {  // "\x7fELF": a cubin
+        m->origin = fmt::format("cubin #{}", fatbins_loaded_);
+        m->no_ptx_reason = m->origin + " is SASS only (a cubin); ptxsim runs PTX: load the PTX instead, or build with "
+                                       "nvcc -gencode arch=compute_90a,code=compute_90a";
+    } else {
+        // PTX text (cuModuleLoadData with a NUL-terminated PTX string).
+        ptx = reinterpret_cast<const char*>(image);
+        name = fmt::format("module{}.ptx", fatbins_loaded_);
+        m->origin = "PTX module " + name;
+    }
+    if (!ptx.empty()) {
+        parser::diagnostics d;
+        auto index = device_->load_module_text(name, std::move(ptx), d);
+        if (!index) {
+            warn(fmt::format("{} does not load:\n{}", m->origin, text_of(d)));
+            return CUDA_ERROR_INVALID_PTX;
+        }
+        m->index = *index;
+        m->has_ptx = true;
+    }
+    out = m.get();
+    modules_owned.insert(std::move(m));
+    return CUDA_SUCCESS;
+}
+
+} // namespace ptxsim::cuda::driver

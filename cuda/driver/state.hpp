@@ -1,0 +1,144 @@
+#pragma once
+// The replacement driver's process-wide state: one simulated GPU (the
+// model the user chose with `ptxsim exec --model`), its primary context,
+// and the handles the API gives out. Every entry point takes the one lock:
+// kernels run synchronously inside the call that launches them, so there is
+// nothing to overlap and a single lock keeps the state simple.
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cuda/driver/cu.hpp"
+#include "sim/device.hpp"
+
+namespace ptxsim::cuda::driver {
+
+struct module_object;
+
+struct function_object {
+    module_object* module = nullptr;
+    sim::kernel_ref kernel;
+    const isa::exec_function* code = nullptr;  // parameter layout
+    uint32_t max_dynamic_shared = 0;           // cuFuncSetAttribute
+    bool non_portable_cluster = false;
+};
+
+struct module_object {
+    size_t index = 0;                 // sim::device module; valid when has_ptx
+    bool has_ptx = false;
+    std::string origin;               // "fatbinary #2 (compute_90a PTX)", for messages
+    std::string no_ptx_reason;        // why there is no PTX, when there is none
+    std::map<std::string, std::unique_ptr<function_object>> functions;
+};
+
+struct stream_object {
+    unsigned flags = 0;
+    int priority = 0;
+};
+
+struct event_object {
+    unsigned flags = 0;
+    bool recorded = false;
+    std::chrono::steady_clock::time_point when;
+};
+
+// Memory host code and kernels share at one address: pinned host memory
+// (cudaHostAlloc, cudaMallocHost) and managed memory (cudaMallocManaged).
+struct host_visible_allocation {
+    size_t bytes = 0;
+    unsigned flags = 0;
+    bool managed = false;
+};
+
+class state {
+public:
+    // The state, created on first use (cuInit). Never destroyed: programs
+    // call the driver from atexit handlers and static destructors.
+    static state& get();
+
+    std::recursive_mutex lock;
+    sim::device& device() { return *device_; }
+    const models::gpu_model& model() const { return device_->model(); }
+
+    bool initialised = false;
+    int primary_retains = 0;
+    unsigned primary_flags = 0;
+    void* current_context = nullptr;   // the primary context's handle, or null
+    void* primary_context() { return &primary_context_token_; }
+
+    // A kernel fault leaves the context unusable, as on a GPU: every later
+    // call that touches it returns this error.
+    CUresult sticky = CUDA_SUCCESS;
+    uint32_t stack_bytes = 1024;       // cudaLimitStackSize
+    uint64_t heap_bytes = 8 << 20;     // cudaLimitMallocHeapSize
+
+    std::set<std::unique_ptr<module_object>> modules_owned;
+    std::set<std::unique_ptr<stream_object>> streams_owned;
+    std::set<std::unique_ptr<event_object>> events_owned;
+    std::map<uint64_t, host_visible_allocation> host_visible;  // by base address
+    const host_visible_allocation* host_visible_at(uint64_t base) const {
+        auto it = host_visible.find(base);
+        return it == host_visible.end() ? nullptr : &it->second;
+    }
+
+    template <class T>
+    T* find(std::set<std::unique_ptr<T>>& owned, void* handle) {
+        for (const auto& p : owned)
+            if (p.get() == handle) return p.get();
+        return nullptr;
+    }
+
+    // Device addresses live in a host range the driver reserved (never
+    // handed to the host allocator), so a pointer alone tells which side it is on.
+    bool is_device_pointer(uint64_t p) const { return p >= device_base_ && p < device_limit_; }
+
+    // Once per name: "ptxsim: cuFoo is not served by ptxsim's CUDA driver".
+    void note_unserved(const std::string& name, const std::string& why = "");
+    // Messages for the user (stderr, prefixed "ptxsim: ").
+    void warn(const std::string& message);
+    // Summary at exit when something was not served.
+    void summarise() const;
+
+    // Loads a fatbinary (or PTX text) image into a module.
+    CUresult load_image(const void* image, module_object*& out);
+
+private:
+    state();
+    std::unique_ptr<sim::device> device_;
+    uint64_t device_base_ = 0, device_limit_ = 0;
+    char primary_context_token_ = 0;
+    std::vector<std::string> unserved_;
+    int fatbins_loaded_ = 0;
+};
+
+// The function a CUfunction/CUkernel handle names, or null.
+function_object* function_of(state& st, void* handle);
+// Bytes of the kernel's .shared variables.
+uint32_t static_shared_bytes(const isa::exec_function& code);
+// Registers per thread, as cuFuncGetAttribute(NUM_REGS) reports them: the
+// kernel's .maxnreg, else an estimate from the PTX (ptxas is not run here).
+uint32_t registers_of(const state& st, const function_object& f);
+
+// PTXSIM_CUDA_TRACE=1: every driver lookup and private-table request on
+// stderr, for finding what a program's runtime needs.
+bool tracing();
+void trace(const std::string& line);
+
+// Diagnostics as the command line prints them (file:line:col with a caret).
+std::string text_of(const parser::diagnostics& d);
+
+// Entry-point helper: the state locked, or the error a call gets before
+// cuInit / after a fault.
+#define PTXSIM_ENTER(check_sticky)                                          \
+    if (tracing()) trace(__func__);                                         \
+    state& st = state::get();                                               \
+    std::lock_guard<std::recursive_mutex> guard_(st.lock);                  \
+    if (!st.initialised) return CUDA_ERROR_NOT_INITIALIZED;                 \
+    if ((check_sticky) && st.sticky != CUDA_SUCCESS) return st.sticky
+
+} // namespace ptxsim::cuda::driver

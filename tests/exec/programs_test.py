@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Builds one of tests/exec/programs/ with nvcc and runs it under
+`ptxsim exec`, checking its exit status and output. Exits 77 (a skip, with
+the reason printed) when nvcc is not installed.
+
+usage: programs_test.py --ptxsim BIN --work DIR CASE
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = os.path.join(HERE, "programs")
+
+# case: (source, nvcc options, ptxsim exec options, program arguments,
+#        expected exit status, strings stdout must hold, strings stderr must hold)
+CASES = {
+    "vector_add_static": ("vector_add.cu", ["-arch=sm_90a"], [], [], 0,
+                          ["name=NVIDIA H800 (ptxsim) sm=9.0 sms=132", "kernel: n=1000 scale=0.5",
+                           "PASSED: 0 of 1000 wrong (elapsed measured)"], []),
+    "vector_add_shared": ("vector_add.cu", ["-arch=sm_90a", "-cudart", "shared"], [], ["5000"], 0,
+                          ["kernel: n=5000 scale=0.5", "PASSED: 0 of 5000 wrong"], []),
+    "vector_add_per_thread_stream": ("vector_add.cu", ["-arch=sm_90a", "--default-stream", "per-thread"], [], [], 0,
+                                     ["PASSED"], []),
+    "vector_add_sm80": ("vector_add.cu", ["-arch=sm_80"], [], [], 0, ["PASSED"], []),
+    "vector_add_h100": ("vector_add.cu", ["-arch=sm_90a"], ["--model", "h100"], [], 0,
+                        ["name=NVIDIA H100 (ptxsim) sm=9.0 sms=132", "PASSED"], []),
+    "driver_api": ("driver_api.cpp", ["-lcuda"], [], [], 0,
+                   ["device NVIDIA H800 (ptxsim) with 132 SMs", "PASSED: 0 of 100 wrong"], []),
+    "memory_kinds": ("memory_kinds.cu", ["-arch=sm_90a"], [], [], 0,
+                     ["managed: ok (type 3)", "mapped: ok (type 1)", "async: ok",
+                      "occupancy: 8 blocks of 256 per SM", "3d copy: ok", "PASSED"], []),
+    "fault_is_sticky": ("fault.cu", ["-arch=sm_90a"], [], [], 0,
+                        ["launch=cudaSuccess sync=cudaErrorIllegalAddress after=cudaErrorIllegalAddress"],
+                        ["kernel _Z7overrunPi <<<(1,1,1),(32,1,1)>>> faulted", "invalid global write of 4 bytes"]),
+    "sass_only_refused": ("vector_add.cu", ["-gencode", "arch=compute_90a,code=sm_90a"], [], [], 2, [],
+                          ["has no PTX", "-gencode arch=compute_90a,code=compute_90a"]),
+}
+
+
+def find_nvcc():
+    for c in [os.environ.get("NVCC"), shutil.which("nvcc"),
+              os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")]:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ptxsim", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("case", choices=sorted(CASES))
+    a = ap.parse_args()
+    source, nvcc_opts, exec_opts, args, status, out_has, err_has = CASES[a.case]
+    nvcc = find_nvcc()
+    if not nvcc:
+        print(f"skipped: {a.case} needs nvcc (not on PATH, $NVCC or $CUDA_HOME/bin) to build its program")
+        return 77
+    os.makedirs(a.work, exist_ok=True)
+    exe = os.path.join(a.work, a.case)
+    build = subprocess.run([nvcc, *nvcc_opts, "-o", exe, os.path.join(PROGRAMS, source)],
+                           capture_output=True, text=True)
+    if build.returncode != 0:
+        print(f"FAIL: nvcc could not build {source}:\n{build.stderr}")
+        return 1
+    run = subprocess.run([a.ptxsim, "exec", *exec_opts, exe, *args], capture_output=True, text=True, timeout=600)
+    print(f"$ ptxsim exec {' '.join(exec_opts + [exe] + args)}\n--- stdout\n{run.stdout}--- stderr\n{run.stderr}"
+          f"--- exit status {run.returncode}")
+    problems = []
+    if run.returncode != status:
+        problems.append(f"exit status {run.returncode}, expected {status}")
+    problems += [f"stdout lacks {s!r}" for s in out_has if s not in run.stdout]
+    problems += [f"stderr lacks {s!r}" for s in err_has if s not in run.stderr]
+    if "not served" in run.stderr:
+        problems.append("the program called a CUDA function ptxsim does not serve")
+    for p in problems:
+        print("FAIL:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
