@@ -35,6 +35,10 @@ void report::add(finding f) {
     findings_.push_back(std::move(f));
 }
 
+void report::annotate(size_t first, const std::string& line) {
+    for (size_t i = first; i < findings_.size(); ++i) findings_[i].details.push_back(line);
+}
+
 uint64_t report::errors() const {
     uint64_t n = 0;
     for (const auto& f : findings_)

@@ -56,6 +56,9 @@ public:
     // (same_finding; the first occurrence keeps its address, block and thread).
     void add(finding f);
     const std::vector<finding>& findings() const { return findings_; }
+    // Appends a detail line to the findings from index `first` on (those a
+    // program's launch added: `ptxsim check PROGRAM` names the launch).
+    void annotate(size_t first, const std::string& line);
     uint64_t errors() const;   // occurrences, folded ones included
     uint64_t warnings() const;
 

@@ -406,6 +406,9 @@ private:
                 o.kind = opnd::reg;
                 o.slot = rs->slot;
                 o.negate = op.flags & op_minus;
+            } else if (m_.str(op.name) == "WARP_SZ") {
+                o.kind = opnd::imm;  // PTX's constant for the warp size (nvcc emits it for warpSize)
+                o.imm = 32;
             } else if (auto sp = special_of(m_.str(op.name))) {
                 o.kind = opnd::special;
                 o.special = *sp;

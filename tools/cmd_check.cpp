@@ -2,7 +2,14 @@
 // attached and report what it finds (docs/check.md).
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -15,10 +22,94 @@
 #include "sim/launch_runner.hpp"
 #include "tools/commands.hpp"
 #include "tools/options.hpp"
+#include "tools/program_runner.hpp"
 
 namespace ptxsim::tools {
 
-int cmd_check(const std::vector<std::string>& args) {
+namespace {
+
+// `ptxsim check [options] PROGRAM [ARGS...]`: PROGRAM is the first argument
+// that is neither an option nor an option's value and names an ELF file;
+// everything after it is the program's. args.size() when there is none
+// (a launch file).
+size_t program_position(const std::vector<std::string>& args) {
+    static const std::set<std::string> with_value = {"--tool", "--report-json", "--error-exitcode", "--print-limit",
+                                                     "--model", "--max-instructions", "--schedules", "--seed",
+                                                     "--replay", "--volatile-model"};
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--") return i + 1 < args.size() ? i + 1 : args.size();
+        if (a.starts_with("-")) {
+            if (with_value.count(a)) ++i;
+            continue;
+        }
+        std::ifstream f(a, std::ios::binary);
+        char magic[4] = {};
+        f.read(magic, 4);
+        return f && std::memcmp(magic, "\x7f" "ELF", 4) == 0 ? i : args.size();
+    }
+    return args.size();
+}
+
+// Runs the program with the checkers in its CUDA driver (cuda/driver/checking.cpp),
+// which writes the findings as JSON at exit; the exit status follows them.
+int check_program(const std::vector<std::string>& program, const std::string& model, const std::vector<std::string>& tools,
+                  const check::checker_options& o, uint64_t print_limit, uint64_t budget, const std::string& json_path,
+                  int error_exitcode) {
+    const auto report = std::filesystem::temp_directory_path() / fmt::format("ptxsim-check-{}.json", getpid());
+    program_launch p;
+    p.who = "ptxsim check";
+    if (!model.empty()) p.model_name = model;
+    p.argv = program;
+    std::string names;
+    for (const auto& t : tools) names += (names.empty() ? "" : ",") + t;
+    static const char* volatile_names[] = {"auto", "cuda", "ptx", "plain"};
+    p.env = {{"PTXSIM_CHECK_TOOLS", names},
+             {"PTXSIM_CHECK_REPORT", report.string()},
+             {"PTXSIM_CHECK_PRINT_LIMIT", std::to_string(print_limit)},
+             {"PTXSIM_MAX_INSTRUCTIONS", std::to_string(budget)},
+             {"PTXSIM_CHECK_OPTIONS", fmt::format("volatile={},warp_sync={},only_intra_warp={},cuda_barrier_rule={}",
+                                                  volatile_names[int(o.volatile_reading)], int(o.warp_synchronous),
+                                                  int(o.only_intra_warp), int(o.cuda_barrier_rule))}};
+    std::filesystem::remove(report);
+    const int status = run_program(p);
+    std::ifstream in(report);
+    if (!in) {
+        // Started but never reached the end (killed, or never loaded the driver).
+        if (status != exit_usage)
+            std::cerr << "ptxsim check: the program ended without the checkers' report (it never used CUDA, or did not exit normally)\n";
+        return status;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    in.close();
+    std::filesystem::remove(report);
+    if (!json_path.empty()) {
+        std::ofstream outj(json_path);
+        outj << text.str();
+        if (!outj) {
+            std::cerr << fmt::format("ptxsim check: cannot write {}\n", json_path);
+            return exit_usage;
+        }
+    }
+    uint64_t errors = 0;
+    try {
+        errors = nlohmann::json::parse(text.str())["summary"]["errors"].get<uint64_t>();
+    } catch (const std::exception&) {
+        std::cerr << "ptxsim check: the checkers' report does not read\n";
+        return exit_usage;
+    }
+    return errors ? error_exitcode : status;
+}
+
+} // namespace
+
+int cmd_check(const std::vector<std::string>& raw_args) {
+    // With a program, the options are those before it; it and its arguments are run.
+    const size_t program_at = program_position(raw_args);
+    std::vector<std::string> program(raw_args.begin() + long(program_at), raw_args.end());
+    std::vector<std::string> args(raw_args.begin(), raw_args.begin() + long(program_at));
+    if (!program.empty()) args.push_back(program[0]);
     po::options_description opts("options");
     std::vector<std::string> files, tools;
     std::string model_path, json_path;
@@ -60,8 +151,10 @@ int cmd_check(const std::vector<std::string>& args) {
         "                    [--error-exitcode N] [--print-limit N] [--model FILE] [--max-instructions N]\n"
         "                    [--schedules N [--seed S] | --replay S] [--volatile-model auto|cuda|ptx|plain]\n"
         "                    [--assume-warp-sync] [--only-intra-warp] [--cuda-barrier-rule]\n"
-        "                    [--allow-newer-version] LAUNCH.json\n\n"
-        "Runs the kernel launches of a launch file like `ptxsim run`, with a checker\n"
+        "                    [--allow-newer-version] LAUNCH.json\n"
+        "       ptxsim check [options] PROGRAM [ARGS...]\n\n"
+        "Runs the kernel launches of a launch file like `ptxsim run`, or every launch\n"
+        "of a CUDA program like `ptxsim exec` (docs/exec.md), with a checker\n"
         "attached, and reports its findings on stderr in compute-sanitizer's style:\n"
         "kind, access size, space, address, kernel, PTX file:line (and CUDA file:line\n"
         "from .loc), block, thread and the nearest allocation. Identical findings are\n"
@@ -181,6 +274,13 @@ int cmd_check(const std::vector<std::string>& args) {
         if (given && !running("racecheck")) std::cerr << fmt::format("ptxsim check: note: {} is a racecheck option; racecheck is not running\n", name);
     if (checker_opts.cuda_barrier_rule && !running("synccheck"))
         std::cerr << "ptxsim check: note: --cuda-barrier-rule is a synccheck option; synccheck is not running\n";
+    if (!program.empty()) {
+        if (vm.count("schedules") || vm.count("replay")) {
+            std::cerr << "ptxsim check: --schedules and --replay run launch files; on a program they are not served yet\n";
+            return exit_usage;
+        }
+        return check_program(program, model_path, run_tools, checker_opts, print_limit, budget, json_path, error_exitcode);
+    }
     if (model_path.empty()) model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
     parser::diagnostics d;
     auto model = models::load_model(model_path, d);

@@ -54,6 +54,21 @@ CUresult cuCtxCreate_v2(CUcontext* ctx, unsigned flags, CUdevice dev) {
     return r;
 }
 
+// CUDA 11.4's execution-affinity and 12.5's parameter forms: a created
+// context is the one (primary) context here, whatever was asked of it.
+CUresult cuCtxCreate_v3(CUcontext* ctx, const void*, int, unsigned flags, CUdevice dev) {
+    return cuCtxCreate_v2(ctx, flags, dev);
+}
+CUresult cuCtxCreate_v4(CUcontext* ctx, const void*, unsigned flags, CUdevice dev) {
+    return cuCtxCreate_v2(ctx, flags, dev);
+}
+
+// Profiler ranges (cudaProfilerStart/Stop) mark what a profiler records;
+// without one there is nothing to start.
+CUresult cuProfilerInitialize(const char*, const char*, int) { return CUDA_SUCCESS; }
+CUresult cuProfilerStart() { return CUDA_SUCCESS; }
+CUresult cuProfilerStop() { return CUDA_SUCCESS; }
+
 CUresult cuCtxDestroy_v2(CUcontext ctx) {
     PTXSIM_ENTER(false);
     if (ctx != st.primary_context()) return CUDA_ERROR_INVALID_CONTEXT;

@@ -64,8 +64,12 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr* dptr, void* p, unsigned flags
     const uint64_t a = reinterpret_cast<uint64_t>(p);
     auto alloc = st.is_device_pointer(a) ? st.device().global().find(a) : std::nullopt;
     if (!alloc || !alloc->alive || !st.host_visible_at(alloc->base)) {
-        st.warn("cuMemHostGetDevicePointer of memory that cudaHostAlloc/cudaMallocHost did not allocate: kernels "
-                "can reach only that host memory (cudaHostRegister'd memory is not mapped by ptxsim)");
+        auto r = st.registered.upper_bound(a);
+        if (r != st.registered.begin() && a < std::prev(r)->first + std::prev(r)->second) {
+            st.note_unserved("cuMemHostGetDevicePointer of cudaHostRegister'd memory",
+                             "kernels reach host memory only when cudaHostAlloc/cudaMallocHost allocated it");
+            return CUDA_ERROR_NOT_SUPPORTED;
+        }
         return CUDA_ERROR_INVALID_VALUE;
     }
     *dptr = a;

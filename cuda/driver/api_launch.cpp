@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cuda/driver/api.hpp"
+#include "cuda/driver/checking.hpp"
 #include "cuda/driver/state.hpp"
 
 namespace ptxsim::cuda::driver {
@@ -66,11 +67,21 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
         std::fwrite(text.data(), 1, text.size(), stdout);
         std::fflush(stdout);
     };
+    o.max_warp_instructions = st.max_warp_instructions;
+    program_checking* checking = program_checking::get();
+    if (checking) o.observer = checking->observer();
+    const size_t findings_before = checking ? checking->findings() : 0;
+    const std::string launch_name = fmt::format("in launch #{} of {} <<<({},{},{}),({},{},{})>>>", ++st.launches,
+                                                f->kernel.name, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y,
+                                                s.block.z);
     parser::diagnostics d;
     std::fflush(stdout);  // the host's output so far comes before the kernel's
     sim::launch_result r = st.device().launch(f->kernel, s.grid, s.block, s.shared, buffer, o, d);
+    if (checking) checking->name_launch(findings_before, launch_name);
     if (r.fault) {
-        st.warn(fmt::format("kernel {} <<<({},{},{}),({},{},{})>>> faulted:\n{}", f->kernel.name, s.grid.x, s.grid.y,
+        // Under memcheck the fault is a finding (reported at exit); otherwise it is told here.
+        if (!checking || !checking->memcheck())
+            st.warn(fmt::format("kernel {} <<<({},{},{}),({},{},{})>>> faulted:\n{}", f->kernel.name, s.grid.x, s.grid.y,
                             s.grid.z, s.block.x, s.block.y, s.block.z, r.fault->format()));
         st.sticky = error_of(*r.fault);
         return CUDA_SUCCESS;  // the launch itself was accepted; the error is the context's now

@@ -5,7 +5,11 @@
 #include <cstring>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "cuda/driver/api.hpp"
+#include "cuda/driver/checking.hpp"
+#include "cuda/driver/array_object.hpp"
 #include "cuda/driver/state.hpp"
 #include "memory/global_memory.hpp"
 
@@ -28,6 +32,8 @@ CUresult copy(state& st, side dst, side src, size_t bytes) {
         std::memmove(reinterpret_cast<void*>(dst.address), reinterpret_cast<const void*>(src.address), bytes);
         return CUDA_SUCCESS;
     }
+    if (dst.device)
+        if (program_checking* c = program_checking::get()) c->written(dst.address, bytes);
     if (dst.device && !src.device)
         return dev.write(dst.address, reinterpret_cast<const void*>(src.address), bytes) ? CUDA_SUCCESS
                                                                                         : CUDA_ERROR_INVALID_VALUE;
@@ -47,6 +53,7 @@ CUresult fill(state& st, CUdeviceptr dst, const void* pattern, unsigned width, s
         for (size_t i = 0; i < count; ++i) std::memcpy(p + i * width, pattern, width);
         return CUDA_SUCCESS;
     }
+    if (program_checking* c = program_checking::get()) c->written(dst, uint64_t(count) * width);
     std::vector<uint8_t> buf(count * width);
     for (size_t i = 0; i < count; ++i) std::memcpy(buf.data() + i * width, pattern, width);
     return st.device().write(dst, buf.data(), buf.size()) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
@@ -94,31 +101,56 @@ struct memcpy3d {
     size_t WidthInBytes, Height, Depth;
 };
 
-// CUmemorytype: host 1, device 2, array 3, unified 4.
-bool side_of(state& st, int type, const void* host, CUdeviceptr dev, size_t x, size_t y, size_t pitch, side& s) {
+// One side of a 2D or 3D copy: where row 0 of the copy starts (x bytes
+// into row y of slice z), and the pitches that take it to the next row and
+// slice. CUmemorytype: host 1, device 2, array 3, unified 4; an array's
+// pitches are its own (the struct's are ignored, as CUDA documents).
+struct copy_side {
+    side at;
+    size_t pitch, slice_pitch;
+};
+
+CUresult side_of(state& st, int type, const void* host, CUdeviceptr dev, void* array, size_t x, size_t y, size_t z,
+                 size_t pitch, size_t height, copy_side& s) {
     uint64_t base;
+    if (type == 3) {
+        array_object* a = array_at(st, array);
+        if (!a) return CUDA_ERROR_INVALID_HANDLE;
+        s.pitch = a->pitch;
+        s.slice_pitch = a->slice_pitch;
+        s.at = {true, a->base + z * a->slice_pitch + y * a->pitch + x};
+        return CUDA_SUCCESS;
+    }
     if (type == 1) base = reinterpret_cast<uint64_t>(host);
     else if (type == 2 || type == 4) base = dev;
-    else return false;
-    s = classify(st, base + y * pitch + x);
-    return true;
+    else return CUDA_ERROR_INVALID_VALUE;
+    s.pitch = pitch;
+    s.slice_pitch = pitch * height;
+    s.at = classify(st, base + z * s.slice_pitch + y * pitch + x);
+    return CUDA_SUCCESS;
+}
+
+CUresult copy_3d(state& st, const copy_side& d, const copy_side& s, size_t width, size_t height, size_t depth) {
+    for (size_t z = 0; z < depth; ++z)
+        for (size_t row = 0; row < height; ++row) {
+            CUresult r = copy(st, {d.at.device, d.at.address + z * d.slice_pitch + row * d.pitch},
+                              {s.at.device, s.at.address + z * s.slice_pitch + row * s.pitch}, width);
+            if (r) return r;
+        }
+    return CUDA_SUCCESS;
 }
 
 CUresult copy_2d(const memcpy2d* p) {
     PTXSIM_ENTER(true);
     if (!p) return CUDA_ERROR_INVALID_VALUE;
-    side s, d;
-    if (!side_of(st, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY, p->srcPitch, s) ||
-        !side_of(st, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY, p->dstPitch, d)) {
-        st.note_unserved("cuMemcpy2D with a CUDA array", "CUDA arrays are not served yet");
-        return CUDA_ERROR_NOT_SUPPORTED;
-    }
-    for (size_t row = 0; row < p->Height; ++row) {
-        CUresult r = copy(st, {d.device, d.address + row * p->dstPitch}, {s.device, s.address + row * p->srcPitch},
-                          p->WidthInBytes);
-        if (r) return r;
-    }
-    return CUDA_SUCCESS;
+    copy_side s, d;
+    if (CUresult r = side_of(st, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY, 0,
+                             p->srcPitch, p->Height, s))
+        return r;
+    if (CUresult r = side_of(st, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY, 0,
+                             p->dstPitch, p->Height, d))
+        return r;
+    return copy_3d(st, d, s, p->WidthInBytes, p->Height, 1);
 }
 
 } // namespace
@@ -139,6 +171,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytes) {
     if (!dptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
     uint64_t a = st.device().allocate(bytes, 256);
     if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
+    if (program_checking* c = program_checking::get()) c->allocated(a, bytes, fmt::format("cudaMalloc #{}", ++st.allocations));
     *dptr = a;
     return CUDA_SUCCESS;
 }
@@ -182,20 +215,20 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* size, CUdeviceptr dp
     return CUDA_SUCCESS;
 }
 
+// Registration only speeds up copies on a GPU, so it is accepted. With
+// DEVICEMAP a GPU also maps the memory for kernels; ptxsim's kernels cannot
+// reach memory outside the device window, so asking for the kernel's
+// pointer (cuMemHostGetDevicePointer) is refused, naming why.
 CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned flags) {
     PTXSIM_ENTER(true);
-    if (!p || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
-    if (flags & 2) {  // CU_MEMHOSTREGISTER_DEVICEMAP
-        st.note_unserved("cuMemHostRegister with CU_MEMHOSTREGISTER_DEVICEMAP",
-                         "kernels cannot read host memory yet");
-        return CUDA_ERROR_NOT_SUPPORTED;
-    }
-    return CUDA_SUCCESS;  // registration only speeds up copies on a GPU
+    if (!p || bytes == 0 || flags > 15) return CUDA_ERROR_INVALID_VALUE;
+    st.registered[reinterpret_cast<uint64_t>(p)] = bytes;
+    return CUDA_SUCCESS;
 }
 
 CUresult cuMemHostUnregister(void* p) {
     PTXSIM_ENTER(true);
-    return p ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    return p && st.registered.erase(reinterpret_cast<uint64_t>(p)) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
@@ -282,22 +315,14 @@ CUresult cuMemcpy3D_v2(const memcpy3d* p) {
     PTXSIM_ENTER(true);
     if (!p) return CUDA_ERROR_INVALID_VALUE;
     if (p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1) return CUDA_ERROR_INVALID_VALUE;
-    const size_t src_height = p->srcHeight ? p->srcHeight : p->Height, dst_height = p->dstHeight ? p->dstHeight : p->Height;
-    side s, d;
-    if (!side_of(st, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes,
-                 p->srcY + p->srcZ * src_height, p->srcPitch, s) ||
-        !side_of(st, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes,
-                 p->dstY + p->dstZ * dst_height, p->dstPitch, d)) {
-        st.note_unserved("cuMemcpy3D with a CUDA array", "CUDA arrays are not served yet");
-        return CUDA_ERROR_NOT_SUPPORTED;
-    }
-    for (size_t z = 0; z < p->Depth; ++z)
-        for (size_t row = 0; row < p->Height; ++row) {
-            CUresult r = copy(st, {d.device, d.address + (z * dst_height + row) * p->dstPitch},
-                              {s.device, s.address + (z * src_height + row) * p->srcPitch}, p->WidthInBytes);
-            if (r) return r;
-        }
-    return CUDA_SUCCESS;
+    copy_side s, d;
+    if (CUresult r = side_of(st, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY,
+                             p->srcZ, p->srcPitch, p->srcHeight ? p->srcHeight : p->Height, s))
+        return r;
+    if (CUresult r = side_of(st, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
+                             p->dstZ, p->dstPitch, p->dstHeight ? p->dstHeight : p->Height, d))
+        return r;
+    return copy_3d(st, d, s, p->WidthInBytes, p->Height, p->Depth);
 }
 CUresult cuMemcpy3DAsync_v2(const memcpy3d* p, CUstream) { return cuMemcpy3D_v2(p); }
 

@@ -2,6 +2,10 @@
 // always idle: queries say ready and waits return at once. Events record
 // host wall-clock time (cuEventElapsedTime gives the time the simulation
 // took between them, not GPU time; docs/exec.md says so).
+#include <array>
+#include <cstring>
+#include <vector>
+
 #include "cuda/driver/api.hpp"
 #include "cuda/driver/state.hpp"
 
@@ -48,6 +52,37 @@ CUresult cuStreamGetPriority(CUstream stream, int* priority) {
     if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
     auto* s = st.find(st.streams_owned, stream);
     *priority = s ? s->priority : 0;
+    return CUDA_SUCCESS;
+}
+
+// Stream attributes (the L2 access policy window, synchronisation policy,
+// priority, ...) are kept and read back; none changes how kernels run here.
+CUresult cuStreamSetAttribute(CUstream stream, int attribute, const void* value) {
+    PTXSIM_ENTER(false);
+    if (!value) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    auto& v = st.stream_attributes[{stream, attribute}];
+    std::memcpy(v.data(), value, v.size());
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetAttribute(CUstream stream, int attribute, void* value) {
+    PTXSIM_ENTER(false);
+    if (!value) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    auto it = st.stream_attributes.find({stream, attribute});
+    if (it != st.stream_attributes.end()) std::memcpy(value, it->second.data(), it->second.size());
+    else std::memset(value, 0, 64);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
+    PTXSIM_ENTER(false);
+    if (!valid_stream(st, dst) || !valid_stream(st, src)) return CUDA_ERROR_INVALID_HANDLE;
+    std::vector<std::pair<std::pair<void*, int>, std::array<uint8_t, 64>>> copies;
+    for (const auto& [key, v] : st.stream_attributes)
+        if (key.first == src) copies.push_back({{dst, key.second}, v});
+    for (const auto& [key, v] : copies) st.stream_attributes[key] = v;
     return CUDA_SUCCESS;
 }
 

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "cuda/driver/array_object.hpp"
+#include "cuda/driver/checking.hpp"
 #include "cuda/fatbin.hpp"
 #include "memory/global_memory.hpp"
 #include "models/model.hpp"
@@ -80,6 +82,7 @@ state::state() {
     device_base_ = o.base;
     device_limit_ = o.limit;
     device_ = std::make_unique<sim::device>(load_model_or_die(), o);
+    if (const char* b = std::getenv("PTXSIM_MAX_INSTRUCTIONS"); b && *b) max_warp_instructions = std::strtoull(b, nullptr, 10);
     std::atexit([] { state::get().summarise(); });
 }
 
@@ -95,6 +98,7 @@ void state::note_unserved(const std::string& name, const std::string& why) {
 }
 
 void state::summarise() const {
+    if (program_checking* c = program_checking::get()) c->finish();
     if (unserved_.empty()) return;
     std::fprintf(stderr, "ptxsim: the program called %zu CUDA function(s) ptxsim does not serve: %s\n",
                  unserved_.size(), fmt::format("{}", fmt::join(unserved_, ", ")).c_str());

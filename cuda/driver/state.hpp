@@ -4,6 +4,7 @@
 // and the handles the API gives out. Every entry point takes the one lock:
 // kernels run synchronously inside the call that launches them, so there is
 // nothing to overlap and a single lock keeps the state simple.
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -19,6 +20,7 @@
 namespace ptxsim::cuda::driver {
 
 struct module_object;
+struct array_object;
 
 struct function_object {
     module_object* module = nullptr;
@@ -76,11 +78,17 @@ public:
     CUresult sticky = CUDA_SUCCESS;
     uint32_t stack_bytes = 1024;       // cudaLimitStackSize
     uint64_t heap_bytes = 8 << 20;     // cudaLimitMallocHeapSize
+    uint64_t max_warp_instructions = 2'000'000'000;  // a runaway kernel stops here (PTXSIM_MAX_INSTRUCTIONS)
+    uint64_t launches = 0;
+    uint64_t allocations = 0;
 
     std::set<std::unique_ptr<module_object>> modules_owned;
     std::set<std::unique_ptr<stream_object>> streams_owned;
     std::set<std::unique_ptr<event_object>> events_owned;
+    std::set<std::unique_ptr<array_object>> arrays_owned;
     std::map<uint64_t, host_visible_allocation> host_visible;  // by base address
+    std::map<std::pair<void*, int>, std::array<uint8_t, 64>> stream_attributes;  // (stream, CUstreamAttrID)
+    std::map<uint64_t, size_t> registered;  // cuMemHostRegister'd host ranges: start -> bytes
     const host_visible_allocation* host_visible_at(uint64_t base) const {
         auto it = host_visible.find(base);
         return it == host_visible.end() ? nullptr : &it->second;

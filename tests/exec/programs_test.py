@@ -14,8 +14,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "programs")
 
-# case: (source, nvcc options, ptxsim exec options, program arguments,
-#        expected exit status, strings stdout must hold, strings stderr must hold)
+# case: (source, nvcc options, ptxsim command and options, program arguments,
+#        expected exit status, strings stdout must hold, strings stderr must hold);
+# the command is `exec` unless it starts with "check".
 CASES = {
     "vector_add_static": ("vector_add.cu", ["-arch=sm_90a"], [], [], 0,
                           ["name=NVIDIA H800 (ptxsim) sm=9.0 sms=132", "kernel: n=1000 scale=0.5",
@@ -32,6 +33,18 @@ CASES = {
     "memory_kinds": ("memory_kinds.cu", ["-arch=sm_90a"], [], [], 0,
                      ["managed: ok (type 3)", "mapped: ok (type 1)", "async: ok",
                       "occupancy: 8 blocks of 256 per SM", "3d copy: ok", "PASSED"], []),
+    "textures": ("textures.cu", ["-arch=sm_90a"], [], [], 0,
+                 ["texture: ok", "layered: ok", "surface: ok", "PASSED"], []),
+    "check_racecheck_finds_the_race": ("race.cu", ["-arch=sm_90a", "-lineinfo"], ["check", "--tool", "racecheck"], [], 1,
+                                       ["done: no error"],
+                                       ["RAW hazard on __shared__ memory", "race.cu:9", "race.cu:7",
+                                        "in launch #1 of _Z5shiftPKiPi <<<(1,1,1),(128,1,1)>>>",
+                                        "ERROR SUMMARY: 128 errors"]),
+    "check_memcheck_finds_the_fault": ("fault.cu", ["-arch=sm_90a"], ["check", "--error-exitcode", "9"], [], 9,
+                                       ["sync=cudaErrorIllegalAddress"],
+                                       ["Invalid __global__ write of size 4 bytes", "ERROR SUMMARY: 1 error"]),
+    "check_all_clean_program": ("memory_kinds.cu", ["-arch=sm_90a"], ["check", "--tool", "all"], [], 0, ["PASSED"],
+                                ["ERROR SUMMARY: 0 errors"]),
     "fault_is_sticky": ("fault.cu", ["-arch=sm_90a"], [], [], 0,
                         ["launch=cudaSuccess sync=cudaErrorIllegalAddress after=cudaErrorIllegalAddress"],
                         ["kernel _Z7overrunPi <<<(1,1,1),(32,1,1)>>> faulted", "invalid global write of 4 bytes"]),
@@ -66,8 +79,9 @@ def main():
     if build.returncode != 0:
         print(f"FAIL: nvcc could not build {source}:\n{build.stderr}")
         return 1
-    run = subprocess.run([a.ptxsim, "exec", *exec_opts, exe, *args], capture_output=True, text=True, timeout=600)
-    print(f"$ ptxsim exec {' '.join(exec_opts + [exe] + args)}\n--- stdout\n{run.stdout}--- stderr\n{run.stderr}"
+    command = exec_opts if exec_opts[:1] == ["check"] else ["exec", *exec_opts]
+    run = subprocess.run([a.ptxsim, *command, exe, *args], capture_output=True, text=True, timeout=600)
+    print(f"$ ptxsim {' '.join(command + [exe] + args)}\n--- stdout\n{run.stdout}--- stderr\n{run.stderr}"
           f"--- exit status {run.returncode}")
     problems = []
     if run.returncode != status:

@@ -32,6 +32,15 @@ TEST(semantics, prmt_generic_and_modes) {
     EXPECT_EQ(out[6], 0x33223322u); // bytes 2 3 2 3
 }
 
+// WARP_SZ is PTX's constant for the warp size; nvcc emits it for warpSize.
+TEST(semantics, warp_sz_is_the_constant_32) {
+    auto out = run_body(R"(
+    mov.u32 %r1, WARP_SZ;             st.global.u32 [%rd1], %r1;
+    add.u32 %r2, %r1, WARP_SZ;        st.global.u32 [%rd1+4], %r2;)", 2);
+    EXPECT_EQ(out[0], 32u);
+    EXPECT_EQ(out[1], 64u);
+}
+
 TEST(semantics, bit_fields_and_funnel_shifts) {
     auto out = run_body(R"(
     bfe.u32 %r1, 0xF0F0, 4, 8;            st.global.u32 [%rd1], %r1;

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Builds public CUDA programs with nvcc and runs them under `ptxsim exec`,
+judging each by its own built-in verification (exit status, and the line
+it prints on success). The sources are never part of ptxsim: fetch the
+repository at the commit the corpus file names and pass its path.
+
+usage: run_corpus.py CORPUS.json --source DIR [--ptxsim BIN] [--work DIR]
+                     [--only NAME,...] [--timeout S] [--jobs N] [--markdown FILE]
+
+CORPUS.json: {"repository": "owner/name", "commit": "...",
+              "defaults": {"nvcc": [...], "include": [...], "timeout": s},
+              "programs": [{"name", "dir", "sources" (globs, default *.cu *.cpp),
+                            "nvcc" (extra options), "args", "pass" (a string the
+                            output must hold), "expect" ("pass" or "fail: why")}]}
+Exit status 0 when every program whose "expect" is "pass" passed.
+"""
+import argparse
+import concurrent.futures
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def find_nvcc():
+    for c in [os.environ.get("NVCC"), shutil.which("nvcc"),
+              os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")]:
+        if c and os.path.isfile(c):
+            return c
+    return None
+
+
+def run_one(p, corpus, a, nvcc):
+    d = corpus.get("defaults", {})
+    src_dir = os.path.join(a.source, p["dir"])
+    out_dir = os.path.join(a.work, p["name"])
+    os.makedirs(out_dir, exist_ok=True)
+    exe = os.path.join(out_dir, p["name"])
+    sources = []
+    for g in p.get("sources", ["*.cu", "*.cpp"]):
+        sources += sorted(glob.glob(os.path.join(src_dir, g)))
+    includes = [f"-I{os.path.join(a.source, i)}" for i in d.get("include", [])] + [f"-I{src_dir}"]
+    cmd = [nvcc, *d.get("nvcc", []), *p.get("nvcc", []), *includes, "-o", exe, *sources, *p.get("libs", [])]
+    r = {"name": p["name"], "expect": p.get("expect", "pass")}
+    t0 = time.time()
+    b = subprocess.run(cmd, capture_output=True, text=True)
+    if b.returncode != 0 or not sources:
+        r.update(result="build failed", detail=(b.stderr or "no sources").strip().splitlines()[-1:])
+        return r
+    t1 = time.time()
+    try:
+        run = subprocess.run([a.ptxsim, "exec", exe, *p.get("args", [])], capture_output=True, text=True,
+                             cwd=src_dir, timeout=p.get("timeout", d.get("timeout", a.timeout)))
+    except subprocess.TimeoutExpired:
+        r.update(result="timeout", seconds=round(time.time() - t1, 1))
+        return r
+    r["seconds"] = round(time.time() - t1, 1)
+    out = run.stdout + run.stderr
+    unserved = sorted({l.split()[1] for l in run.stderr.splitlines()
+                       if l.startswith("ptxsim: ") and "is not served" in l})
+    ok = run.returncode == 0 and (not p.get("pass") or p["pass"] in out)
+    r["result"] = "pass" if ok else f"fail (exit {run.returncode})"
+    if not ok:
+        tail = [l for l in out.splitlines() if l.strip()][-4:]
+        r["detail"] = tail
+    if unserved:
+        r["unserved"] = unserved
+    with open(os.path.join(out_dir, "output.txt"), "w") as f:
+        f.write(out)
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("corpus")
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--ptxsim", default=os.path.join(ROOT, "build", "tools", "ptxsim"))
+    ap.add_argument("--work", default="/tmp/ptxsim-corpus")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--markdown")
+    a = ap.parse_args()
+    corpus = json.load(open(a.corpus))
+    nvcc = find_nvcc()
+    if not nvcc:
+        print("run_corpus: nvcc not found (PATH, $NVCC, $CUDA_HOME/bin): nothing can be built")
+        return 2
+    if not os.path.isdir(a.source):
+        print(f"run_corpus: {a.source}: not a checkout of {corpus['repository']} (fetch it at {corpus['commit']})")
+        return 2
+    programs = corpus["programs"]
+    if a.only:
+        names = set(a.only.split(","))
+        programs = [p for p in programs if p["name"] in names]
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        results = list(ex.map(lambda p: run_one(p, corpus, a, nvcc), programs))
+    lines = [f"| program | result | expected | seconds | notes |", "|---|---|---|---:|---|"]
+    bad = 0
+    for r in results:
+        notes = "; ".join(r.get("detail", []))
+        if r.get("unserved"):
+            notes = "unserved: " + ", ".join(r["unserved"]) + ("; " + notes if notes else "")
+        lines.append(f"| {r['name']} | {r['result']} | {r['expect']} | {r.get('seconds', '')} | {notes.replace('|', '/')[:300]} |")
+        if r["expect"] == "pass" and r["result"] != "pass":
+            bad += 1
+    passed = sum(r["result"] == "pass" for r in results)
+    summary = f"{passed} of {len(results)} programs pass ({corpus['repository']} at {corpus['commit'][:12]})"
+    text = "\n".join(lines) + "\n\n" + summary + "\n"
+    print(text)
+    if a.markdown:
+        open(a.markdown, "w").write(text)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
