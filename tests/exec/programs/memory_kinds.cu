@@ -2,14 +2,7 @@
 // occupancy API, each checked by the program itself.
 #include <cstdio>
 
-#define CHECK(call)                                                                                     \
-    do {                                                                                                \
-        cudaError_t e_ = (call);                                                                        \
-        if (e_ != cudaSuccess) {                                                                        \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            return 1;                                                                                   \
-        }                                                                                               \
-    } while (0)
+#include "cuda_check.h"
 
 __global__ void add_one(int* p, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -3,14 +3,7 @@
 // by the program against values it works out itself.
 #include <cstdio>
 
-#define CHECK(call)                                                                                     \
-    do {                                                                                                \
-        cudaError_t e_ = (call);                                                                        \
-        if (e_ != cudaSuccess) {                                                                        \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            return 1;                                                                                   \
-        }                                                                                               \
-    } while (0)
+#include "cuda_check.h"
 
 constexpr int W = 8, H = 4, LAYERS = 3;
 
