@@ -1,5 +1,7 @@
 #include "isa/match.hpp"
 
+#include <algorithm>
+
 #include "isa/ignored_words.hpp"
 
 namespace ptxsim::isa {
@@ -25,6 +27,7 @@ std::string_view matched_instruction::get(std::string_view group, size_t n) cons
 std::optional<matched_instruction> match(const parser::module& m, const parser::instruction& ins) {
     std::vector<std::string_view> words{m.str(ins.opcode)};
     for (auto s : ins.modifiers) words.push_back(m.str(s));
+    if (size_t i = misplaced_sync_word(words)) std::rotate(words.begin() + 1, words.begin() + long(i), words.begin() + long(i) + 1);
     auto cands = op_table::get().candidates(words[0]);
     size_t key_len = 0;
     for (const op_info* row : cands) {

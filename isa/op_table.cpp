@@ -239,6 +239,17 @@ const op_table& op_table::get() {
     return table;
 }
 
+size_t misplaced_sync_word(std::span<const std::string_view> words) {
+    if (words.size() < 3 || words[1] == "sync") return 0;
+    bool sync_row = false;
+    for (const op_info* row : op_table::get().candidates(words[0]))
+        sync_row |= row->key_words.size() == 2 && row->key_words[1] == "sync";
+    if (!sync_row) return 0;
+    for (size_t i = 2; i < words.size(); ++i)
+        if (words[i] == "sync") return i;
+    return 0;
+}
+
 std::span<const op_info* const> op_table::candidates(std::string_view first_word) const {
     auto it = std::lower_bound(by_first_word_.begin(), by_first_word_.end(), first_word,
                                [](const auto& e, std::string_view w) { return e.first < w; });

@@ -83,4 +83,11 @@ private:
 
 std::string_view to_string(timing_class t);
 
+// ptxas takes `.sync` anywhere among the modifiers of the X.sync
+// instructions (vote.ballot.sync.b32, shfl.bfly.sync.b32, redux.add.sync.u32,
+// as CUB writes them): the index of a `sync` word (after the first modifier)
+// that must move to position 1 for the words to name an "X.sync" row, or 0
+// when none needs to. Callers rotate words[1..i] (and anything parallel).
+size_t misplaced_sync_word(std::span<const std::string_view> words);
+
 } // namespace ptxsim::isa

@@ -99,6 +99,20 @@ free_result global_memory::free(uint64_t address, bool keep_storage) {
     return {free_status::not_allocation_base, nearest_to(address)};
 }
 
+bool global_memory::revive(uint64_t address) {
+    ptrdiff_t i = index_at_or_below(address);
+    if (i < 0 || ranges_[size_t(i)].base != address || ranges_[size_t(i)].alive) return false;
+    range& r = ranges_[size_t(i)];
+    auto storage = detail::host_buffer::zeroed(r.size);
+    if (!storage) return false;
+    kept_.erase(std::remove(kept_.begin(), kept_.end(), size_t(i)), kept_.end());
+    r.host = storage->data();
+    r.alive = true;
+    records_[size_t(i)].storage = std::move(*storage);
+    live_bytes_ += r.size;
+    return true;
+}
+
 void global_memory::release_kept_storage() {
     for (size_t i : kept_) records_[i].storage = {};
     kept_.clear();

@@ -78,6 +78,11 @@ public:
     // Frees the allocation whose base is `address`; 0 is a no-op, as
     // cudaFree(nullptr). The row stays (marked dead) for use-after-free.
     free_result free(uint64_t address, bool keep_storage = false);
+    // Makes the dead allocation whose base is `address` live again, at the
+    // same address with zeroed storage (a CUDA graph's allocation node
+    // allocates its fixed address anew at each launch). False when no dead
+    // allocation has that base, or the host has no memory.
+    bool revive(uint64_t address);
     // Gives back the host buffers that free(…, true) kept.
     void release_kept_storage();
 

@@ -10,6 +10,7 @@
 
 #include "cuda/driver/api.hpp"
 #include "cuda/driver/checking.hpp"
+#include "cuda/driver/graphs.hpp"
 #include "cuda/driver/state.hpp"
 
 namespace ptxsim::cuda::driver {
@@ -103,14 +104,20 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
 extern "C" {
 
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                        unsigned shared, CUstream, void** params, void** extra) {
+                        unsigned shared, CUstream stream, void** params, void** extra) {
     PTXSIM_ENTER(true);
+    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+    if (captured_launch(st, stream, f, grid, block, shared, params, extra)) return CUDA_SUCCESS;
     return launch(st, f, {{gx, gy, gz}, {bx, by, bz}, {0, 0, 0}, shared, false}, params, extra);
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                                   unsigned bz, unsigned shared, CUstream, void** params) {
+                                   unsigned bz, unsigned shared, CUstream stream, void** params) {
     PTXSIM_ENTER(true);
+    if (capturing(st, stream)) {
+        st.note_unserved("a cooperative launch in stream capture", "captured launches are plain kernel nodes");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
     return launch(st, f, {{gx, gy, gz}, {bx, by, bz}, {0, 0, 0}, shared, true}, params, nullptr);
 }
 
@@ -122,6 +129,16 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** par
                    {0, 0, 0},
                    config->sharedMemBytes,
                    false};
+    const unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
+    const unsigned block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
+    if (config->numAttrs == 0 &&
+        captured_launch(st, config->hStream, f, grid, block, config->sharedMemBytes, params, extra))
+        return CUDA_SUCCESS;
+    if (capturing(st, config->hStream)) {
+        st.note_unserved("cuLaunchKernelEx with launch attributes in stream capture",
+                         "captured launches are plain kernel nodes");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
     for (unsigned i = 0; i < config->numAttrs; ++i) {
         const CUlaunchAttribute& a = config->attrs[i];
         if (a.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) s.cooperative = a.value.cooperative != 0;

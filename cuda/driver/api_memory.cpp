@@ -9,6 +9,7 @@
 
 #include "cuda/driver/api.hpp"
 #include "cuda/driver/checking.hpp"
+#include "cuda/driver/graphs.hpp"
 #include "cuda/driver/array_object.hpp"
 #include "cuda/driver/state.hpp"
 #include "memory/global_memory.hpp"
@@ -235,13 +236,17 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
     PTXSIM_ENTER(true);
     return copy(st, classify(st, dst), classify(st, src), bytes);
 }
-CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream) { return cuMemcpy(dst, src, bytes); }
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
+    if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpy(dst, src, bytes); })) return CUDA_SUCCESS;
+    return cuMemcpy(dst, src, bytes);
+}
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t bytes) {
     PTXSIM_ENTER(true);
     return copy(st, {true, dst}, {false, reinterpret_cast<uint64_t>(src)}, bytes);
 }
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, CUstream) {
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, CUstream s) {
+    if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpyHtoD_v2(dst, src, bytes); })) return CUDA_SUCCESS;
     return cuMemcpyHtoD_v2(dst, src, bytes);
 }
 
@@ -249,7 +254,8 @@ CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes) {
     PTXSIM_ENTER(true);
     return copy(st, {false, reinterpret_cast<uint64_t>(dst)}, {true, src}, bytes);
 }
-CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, CUstream) {
+CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, CUstream s) {
+    if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpyDtoH_v2(dst, src, bytes); })) return CUDA_SUCCESS;
     return cuMemcpyDtoH_v2(dst, src, bytes);
 }
 
@@ -257,13 +263,20 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
     PTXSIM_ENTER(true);
     return copy(st, {true, dst}, {true, src}, bytes);
 }
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream) {
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
+    if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpyDtoD_v2(dst, src, bytes); })) return CUDA_SUCCESS;
     return cuMemcpyDtoD_v2(dst, src, bytes);
 }
 
 CUresult cuMemcpy2D_v2(const void* p) { return copy_2d(static_cast<const memcpy2d*>(p)); }
 CUresult cuMemcpy2DUnaligned_v2(const void* p) { return copy_2d(static_cast<const memcpy2d*>(p)); }
-CUresult cuMemcpy2DAsync_v2(const void* p, CUstream) { return copy_2d(static_cast<const memcpy2d*>(p)); }
+CUresult cuMemcpy2DAsync_v2(const void* p, CUstream s) {
+    if (p) {
+        memcpy2d copy = *static_cast<const memcpy2d*>(p);
+        if (captured(state::get(), s, node_memcpy, [copy] { return copy_2d(&copy); })) return CUDA_SUCCESS;
+    }
+    return copy_2d(static_cast<const memcpy2d*>(p));
+}
 
 CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
     PTXSIM_ENTER(true);
@@ -277,9 +290,18 @@ CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned v, size_t n) {
     PTXSIM_ENTER(true);
     return fill(st, dst, &v, 4, n);
 }
-CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream) { return cuMemsetD8_v2(dst, v, n); }
-CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, CUstream) { return cuMemsetD16_v2(dst, v, n); }
-CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream) { return cuMemsetD32_v2(dst, v, n); }
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s) {
+    if (captured(state::get(), s, node_memset, [=] { return cuMemsetD8_v2(dst, v, n); })) return CUDA_SUCCESS;
+    return cuMemsetD8_v2(dst, v, n);
+}
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, CUstream s) {
+    if (captured(state::get(), s, node_memset, [=] { return cuMemsetD16_v2(dst, v, n); })) return CUDA_SUCCESS;
+    return cuMemsetD16_v2(dst, v, n);
+}
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream s) {
+    if (captured(state::get(), s, node_memset, [=] { return cuMemsetD32_v2(dst, v, n); })) return CUDA_SUCCESS;
+    return cuMemsetD32_v2(dst, v, n);
+}
 
 CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char v, size_t width, size_t height) {
     PTXSIM_ENTER(true);
@@ -324,7 +346,13 @@ CUresult cuMemcpy3D_v2(const memcpy3d* p) {
         return r;
     return copy_3d(st, d, s, p->WidthInBytes, p->Height, p->Depth);
 }
-CUresult cuMemcpy3DAsync_v2(const memcpy3d* p, CUstream) { return cuMemcpy3D_v2(p); }
+CUresult cuMemcpy3DAsync_v2(const memcpy3d* p, CUstream s) {
+    if (p) {
+        memcpy3d copy = *p;
+        if (captured(state::get(), s, node_memcpy, [copy] { return cuMemcpy3D_v2(&copy); })) return CUDA_SUCCESS;
+    }
+    return cuMemcpy3D_v2(p);
+}
 
 CUresult cuPointerGetAttribute(void* data, int attribute, CUdeviceptr p) {
     PTXSIM_ENTER(true);

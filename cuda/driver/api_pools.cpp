@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cuda/driver/api.hpp"
+#include "cuda/driver/graphs.hpp"
 #include "cuda/driver/state.hpp"
 
 extern "C" {
@@ -39,8 +40,8 @@ struct pools {
 };
 
 pools& the_pools() {
-    static pools p;
-    return p;
+    static pools* p = new pools();  // never destroyed: programs free from exit handlers
+    return *p;
 }
 
 CUresult allocate_from(state& st, pool* p, uint64_t* dptr, size_t bytes) {
@@ -60,9 +61,15 @@ enum : int { reuse_follow_event = 1, reuse_opportunistic = 2, reuse_internal = 3
 
 extern "C" {
 
-CUresult cuMemAllocAsync(CUdeviceptr* dptr, size_t bytes, CUstream) {
+// In stream capture, the allocation is made when captured (a graph's
+// allocation keeps one address for the graph's life, as CUDA's does); its
+// nodes make it live again at each launch and free it where the free was
+// captured.
+CUresult cuMemAllocAsync(CUdeviceptr* dptr, size_t bytes, CUstream s) {
     PTXSIM_ENTER(true);
-    return allocate_from(st, the_pools().current, dptr, bytes);
+    CUresult r = allocate_from(st, the_pools().current, dptr, bytes);
+    if (r == CUDA_SUCCESS) captured(st, s, node_mem_alloc, alloc_work(*dptr));
+    return r;
 }
 
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytes, void* pool_handle, CUstream) {
@@ -70,8 +77,9 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytes, void* pool_han
     return allocate_from(st, the_pools().find(pool_handle), dptr, bytes);
 }
 
-CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream) {
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s) {
     PTXSIM_ENTER(true);
+    if (captured(st, s, node_mem_free, free_work(dptr))) return CUDA_SUCCESS;
     auto& ps = the_pools();
     if (auto it = ps.allocations.find(dptr); it != ps.allocations.end()) {
         it->second.first->used -= it->second.second;

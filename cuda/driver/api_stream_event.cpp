@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuda/driver/api.hpp"
+#include "cuda/driver/graphs.hpp"
 #include "cuda/driver/state.hpp"
 
 namespace ptxsim::cuda::driver {
@@ -126,7 +127,13 @@ CUresult cuStreamSynchronize(CUstream stream) {
 
 CUresult cuStreamQuery(CUstream stream) { return cuStreamSynchronize(stream); }
 
-CUresult cuStreamWaitEvent(CUstream stream, CUevent, unsigned) { return cuStreamSynchronize(stream); }
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned) {
+    {
+        PTXSIM_ENTER(true);
+        if (capture_event_wait(stream, event)) return CUDA_SUCCESS;
+    }
+    return cuStreamSynchronize(stream);
+}
 
 // Host callbacks run at once: everything before them in the stream is done.
 using host_fn = void (*)(void*);
@@ -135,6 +142,11 @@ CUresult cuLaunchHostFunc(CUstream stream, host_fn fn, void* data) {
         PTXSIM_ENTER(true);
         if (!fn) return CUDA_ERROR_INVALID_VALUE;
         if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+        if (captured(st, stream, node_host, [fn, data] {
+                fn(data);
+                return CUresult(CUDA_SUCCESS);
+            }))
+            return CUDA_SUCCESS;
     }
     fn(data);
     return CUDA_SUCCESS;
@@ -178,6 +190,7 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
     auto* e = st.find(st.events_owned, event);
     if (!e) return CUDA_ERROR_INVALID_HANDLE;
     if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    if (capture_event_record(event, stream)) return CUDA_SUCCESS;
     e->recorded = true;
     e->when = std::chrono::steady_clock::now();
     return CUDA_SUCCESS;

@@ -120,6 +120,11 @@ CUresult cuTexObjectCreate(uint64_t* handle, const resource_desc* res, const tex
     }
     t.filter = tex->filterMode == 1 ? isa::filter_mode::linear : isa::filter_mode::point;
     t.normalized_coords = tex->flags & normalized_coordinates;
+    // Wrap and mirror need normalized coordinates; without them CUDA accepts
+    // the object and addresses it as clamp-to-edge, so do the same.
+    if (!t.normalized_coords)
+        for (auto& a : t.address)
+            if (a == isa::address_mode::wrap || a == isa::address_mode::mirror) a = isa::address_mode::clamp;
     // 8- and 16-bit integer texels come back as floats in [0, 1] or [-1, 1]
     // unless read as integers (cudaReadModeElementType); the UNORM/SNORM
     // formats always do.

@@ -112,7 +112,12 @@ struct local_value {
     void* value;
     void (*destructor)(void*, void*, void*);
 };
-std::map<std::pair<void*, void*>, local_value> local_storage;
+// Never destroyed: the runtime deletes its entries from its own exit
+// handlers, which run after this library's static destructors.
+std::map<std::pair<void*, void*>, local_value>& local_storage() {
+    static auto* m = new std::map<std::pair<void*, void*>, local_value>();
+    return *m;
+}
 
 void* context_or_current(void* ctx) {
     state& st = state::get();
@@ -122,21 +127,21 @@ void* context_or_current(void* ctx) {
 CUresult local_put(void* ctx, void* key, void* value, void (*destructor)(void*, void*, void*)) {
     state& st = state::get();
     std::lock_guard<std::recursive_mutex> guard(st.lock);
-    local_storage[{context_or_current(ctx), key}] = {value, destructor};
+    local_storage()[{context_or_current(ctx), key}] = {value, destructor};
     return CUDA_SUCCESS;
 }
 
 CUresult local_delete(void* ctx, void* key) {
     state& st = state::get();
     std::lock_guard<std::recursive_mutex> guard(st.lock);
-    return local_storage.erase({context_or_current(ctx), key}) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    return local_storage().erase({context_or_current(ctx), key}) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 CUresult local_get(void** value, void* ctx, void* key) {
     state& st = state::get();
     std::lock_guard<std::recursive_mutex> guard(st.lock);
-    auto it = local_storage.find({context_or_current(ctx), key});
-    if (it == local_storage.end()) return CUDA_ERROR_INVALID_HANDLE;
+    auto it = local_storage().find({context_or_current(ctx), key});
+    if (it == local_storage().end()) return CUDA_ERROR_INVALID_HANDLE;
     *value = it->second.value;
     return CUDA_SUCCESS;
 }

@@ -34,7 +34,7 @@ int unserved(const char* name) {
 namespace ptxsim::cuda::driver {
 
 bool is_unserved_stub(const void* address) {
-    static const std::vector<const void*> stubs = [] {
+    static const std::vector<const void*>& stubs = *new std::vector<const void*>([] {
         std::vector<const void*> v = {
 #define PTXSIM_PROC(name, version, per_thread, symbol)
 #define PTXSIM_SYMBOL(symbol) reinterpret_cast<const void*>(&ptxsim_stub_##symbol),
@@ -44,7 +44,7 @@ bool is_unserved_stub(const void* address) {
         };
         std::sort(v.begin(), v.end());
         return v;
-    }();
+    }());  // never destroyed: stubs may be called from exit handlers
     return std::binary_search(stubs.begin(), stubs.end(), address);
 }
 

@@ -313,6 +313,10 @@ bool check_instruction(const module& m, const module_facts& facts, const instruc
         word_pos[n++] = at;
     }
     for (size_t i = 1; i < n; ++i) --word_pos[i]; // point at the '.'
+    if (size_t i = misplaced_sync_word(std::span<const std::string_view>(words.data(), n))) {
+        std::rotate(words.begin() + 1, words.begin() + long(i), words.begin() + long(i) + 1);
+        std::rotate(word_pos.begin() + 1, word_pos.begin() + long(i), word_pos.begin() + long(i) + 1);
+    }
     std::span<const std::string_view> ws(words.data(), n);
 
     auto cands = op_table::get().candidates(words[0]);

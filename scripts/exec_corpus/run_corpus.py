@@ -10,8 +10,14 @@ usage: run_corpus.py CORPUS.json --source DIR [--ptxsim BIN] [--work DIR]
 CORPUS.json: {"repository": "owner/name", "commit": "...",
               "defaults": {"nvcc": [...], "include": [...], "timeout": s},
               "programs": [{"name", "dir", "sources" (globs, default *.cu *.cpp),
-                            "nvcc" (extra options), "args", "pass" (a string the
-                            output must hold), "expect" ("pass" or "fail: why")}]}
+                            "nvcc" (extra options), "libs", "prebuild" (nvcc runs
+                            that make files the program loads, e.g. ["-fatbin", "-o",
+                            "k64.fatbin", "k.cu"], run in the sample's folder with
+                            outputs in the work folder), "args", "timeout", "pass"
+                            (a string the output must hold), "expect" ("pass" or
+                            "fail: why")}]}
+The program runs in its work folder, where every file of its source folder
+is linked, so that it finds its data as it would in its own folder.
 Exit status 0 when every program whose "expect" is "pass" passed.
 """
 import argparse
@@ -48,6 +54,15 @@ def run_one(p, corpus, a, nvcc):
     includes = [f"-I{os.path.join(a.source, i)}" for i in d.get("include", [])] + [f"-I{src_dir}"]
     cmd = [nvcc, *d.get("nvcc", []), *p.get("nvcc", []), *includes, "-o", exe, *sources, *p.get("libs", [])]
     r = {"name": p["name"], "expect": p.get("expect", "pass")}
+    for name in os.listdir(src_dir):
+        link = os.path.join(out_dir, name)
+        if not os.path.lexists(link) and name != p["name"]:
+            os.symlink(os.path.join(src_dir, name), link)
+    for pre in p.get("prebuild", []):
+        pb = subprocess.run([nvcc, *d.get("nvcc", []), *includes, *pre], capture_output=True, text=True, cwd=out_dir)
+        if pb.returncode != 0:
+            r.update(result="build failed", detail=(pb.stderr or "prebuild").strip().splitlines()[-1:])
+            return r
     t0 = time.time()
     b = subprocess.run(cmd, capture_output=True, text=True)
     if b.returncode != 0 or not sources:
@@ -56,7 +71,7 @@ def run_one(p, corpus, a, nvcc):
     t1 = time.time()
     try:
         run = subprocess.run([a.ptxsim, "exec", exe, *p.get("args", [])], capture_output=True, text=True,
-                             cwd=src_dir, timeout=p.get("timeout", d.get("timeout", a.timeout)))
+                             cwd=out_dir, timeout=p.get("timeout", d.get("timeout", a.timeout)))
     except subprocess.TimeoutExpired:
         r.update(result="timeout", seconds=round(time.time() - t1, 1))
         return r

@@ -35,6 +35,8 @@ CASES = {
                       "occupancy: 8 blocks of 256 per SM", "3d copy: ok", "PASSED"], []),
     "textures": ("textures.cu", ["-arch=sm_90a"], [], [], 0,
                  ["texture: ok", "layered: ok", "surface: ok", "PASSED"], []),
+    "graphs": ("graphs.cu", ["-arch=sm_90a"], [], [], 0,
+               ["captured: ok (7 nodes, 2 callbacks)", "explicit: ok", "PASSED"], []),
     "check_racecheck_finds_the_race": ("race.cu", ["-arch=sm_90a", "-lineinfo"], ["check", "--tool", "racecheck"], [], 1,
                                        ["done: no error"],
                                        ["RAW hazard on __shared__ memory", "race.cu:9", "race.cu:7",

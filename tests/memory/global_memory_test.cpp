@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <sys/mman.h>
+
 #include "memory/global_memory.hpp"
 
 namespace ptxsim::memory {
@@ -45,6 +47,47 @@ TEST(global_memory, capacity_counts_live_bytes_only) {
     EXPECT_TRUE(g.free(a).ok());
     EXPECT_NE(g.allocate(600), 0u);
     EXPECT_EQ(g.live_bytes(), 1000u);
+}
+
+// A CUDA graph's allocation node reallocates its fixed address at each launch.
+TEST(global_memory, revive_makes_a_dead_allocation_live_again_zeroed) {
+    global_memory g;
+    uint64_t a = g.allocate(64);
+    uint32_t v = 0xdeadbeef;
+    ASSERT_TRUE(g.copy_to_device(a, &v, 4).ok());
+    EXPECT_FALSE(g.revive(a));  // alive
+    ASSERT_TRUE(g.free(a).ok());
+    EXPECT_FALSE(g.read(a, &v, 4).ok());
+    EXPECT_TRUE(g.revive(a));
+    EXPECT_EQ(g.live_bytes(), 64u);
+    ASSERT_TRUE(g.read(a, &v, 4).ok());
+    EXPECT_EQ(v, 0u);
+    EXPECT_FALSE(g.revive(a + 8));  // not a base
+    EXPECT_FALSE(g.revive(0x1234));
+}
+
+// Host-visible allocations need a window the owner reserved; there the
+// host uses the device address itself (CUDA's managed and pinned memory).
+TEST(global_memory, host_visible_allocations_share_their_address_with_the_host) {
+    global_memory plain;
+    EXPECT_EQ(plain.allocate_host_visible(100), 0u);
+    const uint64_t bytes = 1 << 20;
+    void* window = mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    ASSERT_NE(window, MAP_FAILED);
+    const uint64_t w = reinterpret_cast<uint64_t>(window);
+    {
+        global_memory g({.base = w, .limit = w + bytes, .guard_bytes = 4096, .window_reserved = true});
+        uint64_t a = g.allocate_host_visible(100);
+        ASSERT_NE(a, 0u);
+        EXPECT_EQ(a % 4096, 0u);
+        reinterpret_cast<uint32_t*>(a)[3] = 77;  // the host writes through the device address
+        uint32_t v = 0;
+        ASSERT_TRUE(g.read(a + 12, &v, 4).ok());
+        EXPECT_EQ(v, 77u);
+        EXPECT_FALSE(g.read(a + 100, &v, 4).ok());  // the allocation's bounds hold for kernels
+        ASSERT_TRUE(g.free(a).ok());
+    }
+    munmap(window, bytes);
 }
 
 TEST(global_memory, find_and_nearest) {

@@ -93,6 +93,32 @@ TEST(semantics, shuffles_votes_and_reductions_across_a_warp) {
     }
 }
 
+// ptxas takes .sync anywhere among the modifiers (CUB writes
+// vote.ballot.sync.b32); the result is the same as in the ISA's order.
+TEST(semantics, sync_modifier_in_any_position) {
+    auto out = run_body(R"(
+    mov.u32 %r1, %laneid;
+    and.b32 %r4, %r1, 1;
+    setp.ne.u32 %p2, %r4, 0;
+    vote.ballot.sync.b32 %r5, %p2, -1;
+    vote.any.sync.pred %p3, %p2, -1;
+    selp.u32 %r3, 1, 0, %p3;
+    redux.add.sync.u32 %r6, %r1, -1;
+    shfl.idx.sync.b32 %r7, %r1, 5, 31, -1;
+    mul.wide.u32 %rd2, %r1, 16;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r5;
+    st.global.u32 [%rd3+4], %r3;
+    st.global.u32 [%rd3+8], %r6;
+    st.global.u32 [%rd3+12], %r7;)", 32 * 4, 32);
+    for (uint32_t l = 0; l < 32; ++l) {
+        EXPECT_EQ(out[l * 4 + 0], 0xAAAAAAAAu);
+        EXPECT_EQ(out[l * 4 + 1], 1u);
+        EXPECT_EQ(out[l * 4 + 2], 31u * 32 / 2);
+        EXPECT_EQ(out[l * 4 + 3], 5u);
+    }
+}
+
 TEST(semantics, conversions_round_as_their_modifiers_say) {
     auto out = run_body(R"(
     mov.b32 %f1, 0f3EAAAAAB;                 // 1/3 in f32
