@@ -7,7 +7,10 @@
 // fatbinary, a model that does not load.
 #include <fmt/format.h>
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+
+#include <csignal>
 #include <unistd.h>
 
 #include <cerrno>
@@ -161,9 +164,13 @@ int run_program(const program_launch& p) {
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) return fail(fmt::format("cannot start {}: {}", program, std::strerror(errno)));
     std::cout.flush();
     std::cerr.flush();
+    const pid_t parent = getpid();
     const pid_t child = fork();
     if (child < 0) return fail(fmt::format("cannot start {}: {}", program, std::strerror(errno)));
     if (child == 0) {
+        // The program ends with ptxsim: killed, ptxsim must not leave it running.
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) _exit(127);
         close(pipe_fds[0]);
         execv(program.c_str(), argv.data());
         int e = errno;
