@@ -3,6 +3,10 @@
 // programs is tests/exec/programs_test.py (it needs nvcc and the CUDA runtime).
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 
@@ -79,6 +83,38 @@ TEST(exec_cli, program_status_and_output_pass_through) {
     auto sig = run_ptxsim("exec /bin/sh -c 'kill -TERM $$'");
     EXPECT_EQ(sig.status, 128 + 15);
     EXPECT_NE(sig.err.find("ended by signal 15"), std::string::npos) << sig.err;
+}
+
+// Killing ptxsim exec ends the program too (it must not be left running).
+TEST(exec_cli, program_ends_when_ptxsim_is_killed) {
+    const auto pid_file = std::filesystem::temp_directory_path() / "ptxsim_exec_child.pid";
+    std::filesystem::remove(pid_file);
+    const std::string script = "echo $$ > " + pid_file.string() + "; exec sleep 60";
+    const pid_t ptxsim = fork();
+    ASSERT_GE(ptxsim, 0);
+    if (ptxsim == 0) {
+        execl(PTXSIM_BINARY, PTXSIM_BINARY, "exec", "/bin/sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    pid_t program = 0;
+    for (int i = 0; i < 200 && !program; ++i) {  // up to 10 s for the program to start
+        std::ifstream(pid_file) >> program;
+        if (!program) usleep(50'000);
+    }
+    ASSERT_NE(program, 0) << "the program never started";
+    kill(ptxsim, SIGKILL);
+    waitpid(ptxsim, nullptr, 0);
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; ++i) {  // up to 5 s
+        // Gone, or a zombie nobody has reaped yet (it has ended all the same).
+        std::string stat;
+        std::getline(std::ifstream("/proc/" + std::to_string(program) + "/stat"), stat);
+        const auto close = stat.rfind(')');
+        gone = kill(program, 0) != 0 || (close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z');
+        if (!gone) usleep(50'000);
+    }
+    if (!gone) kill(program, SIGKILL);
+    EXPECT_TRUE(gone) << "the program outlived ptxsim exec";
 }
 
 // The driver is found where the build put it, and the program sees it first.
