@@ -89,7 +89,6 @@ std::string toolkit_lib_dir() {
 
 int run_program(const program_launch& p) {
     const auto& args = p.argv;
-    const size_t i = 0;
     if (args.empty()) return fail("no PROGRAM given");
     who_ = p.who;
     const std::string model_name = p.model_name;
@@ -115,7 +114,7 @@ int run_program(const program_launch& p) {
     }
 
     // The program: an executable ELF for this host, dynamically linked.
-    if (!fs::exists(program)) return fail(fmt::format("{}: no such file", args[i]));
+    if (!fs::exists(program)) return fail(fmt::format("{}: no such file", args[0]));
     if (access(program.c_str(), X_OK) != 0) return fail(fmt::format("{}: not executable ({})", program, std::strerror(errno)));
     cuda::host_binary bin;
     std::string error;
@@ -158,7 +157,7 @@ int run_program(const program_launch& p) {
     // Started in a child so that a program that cannot start is reported
     // (the error travels back through a close-on-exec pipe).
     std::vector<char*> argv;
-    for (size_t k = i; k < args.size(); ++k) argv.push_back(const_cast<char*>(args[k].c_str()));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     int pipe_fds[2];
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) return fail(fmt::format("cannot start {}: {}", program, std::strerror(errno)));

@@ -51,9 +51,16 @@ struct texture_desc {
 
 constexpr unsigned read_as_integer = 1, normalized_coordinates = 2;
 
+// The texel type and channel count of linear and pitched memory.
+bool format_of(int format, unsigned channels, isa::texture_object& t, bool& normalized_format) {
+    unsigned count = 0;
+    if (!texel_format(format, channels, t.type, count, normalized_format)) return false;
+    t.channels = uint8_t(count);
+    return true;
+}
+
 CUresult resource(state& st, const resource_desc& r, isa::texture_object& t, bool& normalized_format) {
     normalized_format = false;
-    unsigned channels = 0;
     switch (r.resType) {
     case 0: {
         array_object* a = array_at(st, r.res.array.hArray);
@@ -63,18 +70,16 @@ CUresult resource(state& st, const resource_desc& r, isa::texture_object& t, boo
         return CUDA_SUCCESS;
     }
     case 2:
-        if (!texel_format(r.res.linear.format, r.res.linear.numChannels, t.type, channels, normalized_format))
+        if (!format_of(r.res.linear.format, r.res.linear.numChannels, t, normalized_format))
             return CUDA_ERROR_INVALID_VALUE;
-        t.channels = uint8_t(channels);
         t.base = r.res.linear.devPtr;
         t.dims = 1;
         t.width = uint32_t(r.res.linear.sizeInBytes / t.texel_bytes());
         t.pitch = t.slice_pitch = r.res.linear.sizeInBytes;
         return CUDA_SUCCESS;
     case 3:
-        if (!texel_format(r.res.pitch2D.format, r.res.pitch2D.numChannels, t.type, channels, normalized_format))
+        if (!format_of(r.res.pitch2D.format, r.res.pitch2D.numChannels, t, normalized_format))
             return CUDA_ERROR_INVALID_VALUE;
-        t.channels = uint8_t(channels);
         t.base = r.res.pitch2D.devPtr;
         t.dims = 2;
         t.width = uint32_t(r.res.pitch2D.width);
