@@ -59,12 +59,23 @@ uint64_t global_memory::allocate_host_visible(uint64_t size, uint64_t align, std
     return place(size, std::max<uint64_t>(align, 4096), std::move(label), true);
 }
 
-uint64_t global_memory::place(uint64_t size, uint64_t align, std::string label, bool host_visible) {
+uint64_t global_memory::allocate_at(uint64_t address, uint64_t size, std::string label) {
+    if (address < next_ || address == 0) return 0;
+    return place(size, 1, std::move(label), false, address);
+}
+
+bool global_memory::start_at(uint64_t base) {
+    if (!ranges_.empty() || base == 0 || base >= options_.limit) return false;
+    options_.base = next_ = base;
+    return true;
+}
+
+uint64_t global_memory::place(uint64_t size, uint64_t align, std::string label, bool host_visible, uint64_t at) {
     if (!is_power_of_two(align)) return 0;
     if (ranges_.size() >= std::numeric_limits<uint32_t>::max()) return 0;
     if (options_.capacity_bytes && size > options_.capacity_bytes - std::min(live_bytes_, options_.capacity_bytes))
         return 0;
-    uint64_t base = (next_ + (align - 1)) & ~(align - 1);
+    uint64_t base = at ? at : (next_ + (align - 1)) & ~(align - 1);
     if (base < next_ || base == 0) return 0;  // wrapped
     // A zero-size allocation still occupies one address, so bases are unique.
     uint64_t span = std::max<uint64_t>(size, 1);

@@ -75,6 +75,15 @@ public:
     // host code can use the pointer directly (CUDA's managed and mapped
     // memory). Needs options().window_reserved; 0 otherwise.
     uint64_t allocate_host_visible(uint64_t size, uint64_t align = 4096, std::string label = {});
+    // An allocation at exactly `address` (a launch file replaying a
+    // recorded program keeps its device addresses, so pointers stored in
+    // its data stay valid). Addresses still only grow: 0 unless `address`
+    // is at or above where the next allocation may go (past the previous
+    // one's guard gap) and inside the window.
+    uint64_t allocate_at(uint64_t address, uint64_t size, std::string label = {});
+    // Moves the start of an empty memory's window down (or up) to `base`;
+    // false once anything has been allocated.
+    bool start_at(uint64_t base);
     // Frees the allocation whose base is `address`; 0 is a no-op, as
     // cudaFree(nullptr). The row stays (marked dead) for use-after-free.
     free_result free(uint64_t address, bool keep_storage = false);
@@ -143,7 +152,7 @@ private:
         detail::host_buffer storage;
     };
 
-    uint64_t place(uint64_t size, uint64_t align, std::string label, bool host_visible);
+    uint64_t place(uint64_t size, uint64_t align, std::string label, bool host_visible, uint64_t at = 0);
     // Index of the last range with base <= address, or -1.
     ptrdiff_t index_at_or_below(uint64_t address) const noexcept;
     const range* live_range(uint64_t address, uint64_t size, uint64_t align) const noexcept;

@@ -250,6 +250,18 @@ std::vector<std::string> device::kernels_in(size_t module) const {
     return out;
 }
 
+std::vector<device::variable> device::variables_in(size_t module) const {
+    std::vector<variable> out;
+    if (module >= modules_.size()) return out;
+    for (const auto& [name, v] : modules_[module]->vars)
+        if (v.sp != isa::space::shared) out.push_back({name, v.address, v.size});
+    return out;
+}
+
+const parser::source_file* device::module_source(size_t module) const {
+    return module < modules_.size() ? modules_[module]->ast.source.get() : nullptr;
+}
+
 std::optional<int32_t> device::function_id(size_t module, std::string_view name) const {
     // The caller's module first, then the others (.extern functions are linked by name).
     for (int pass = 0; pass < 2; ++pass)

@@ -89,6 +89,14 @@ public:
     std::optional<std::pair<uint64_t, uint64_t>> symbol_in(size_t module, const std::string& name) const;
     // The kernels (entries with a body) of one module, in name order.
     std::vector<std::string> kernels_in(size_t module) const;
+    // The module's variables in global and constant memory, in name order.
+    struct variable {
+        std::string name;
+        uint64_t address = 0, size = 0;
+    };
+    std::vector<variable> variables_in(size_t module) const;
+    // The PTX text a module was loaded from, and the name it was given.
+    const parser::source_file* module_source(size_t module) const;
     // Whether the kernel's module calls device malloc or free (declares them
     // without a body, as nvcc does): once such a kernel has run, CUDA fixes
     // the heap size (cudaLimitMallocHeapSize) for the rest of the context.

@@ -51,7 +51,27 @@ void put_u64(std::vector<uint8_t>& out, uint64_t v) {
     std::memcpy(out.data(), &v, 8);
 }
 
+// The address a pointer names: a buffer's or a module variable's.
+std::optional<uint64_t> target_address(bool symbol, const std::string& name, const arg_addresses& at) {
+    if (symbol) return at.symbol ? at.symbol(name) : std::nullopt;
+    auto b = at.buffers.find(name);
+    return b == at.buffers.end() ? std::nullopt : std::optional<uint64_t>(b->second);
+}
+
 } // namespace
+
+std::string apply_pointers(const std::vector<pointer_patch>& pointers, const arg_addresses& at, std::vector<uint8_t>& bytes) {
+    for (const pointer_patch& p : pointers) {
+        if (p.at > bytes.size() || bytes.size() - p.at < 8)
+            return fmt::format("{}: \"at\" {} is past the end of the {} bytes it points into", p.where, p.at, bytes.size());
+        auto base = target_address(p.symbol, p.target, at);
+        if (!base)
+            return fmt::format("{}: no {} '{}'", p.where, p.symbol ? "module variable in global or constant memory" : "buffer", p.target);
+        const uint64_t v = *base + p.offset;
+        std::memcpy(bytes.data() + p.at, &v, 8);
+    }
+    return "";
+}
 
 std::string encode_arg(const arg_spec& a, const arg_addresses& at, encoded_arg& out) {
     out.bytes = a.bytes;
@@ -61,7 +81,14 @@ std::string encode_arg(const arg_spec& a, const arg_addresses& at, encoded_arg& 
         out.align = static_cast<uint32_t>(a.bytes.size());
         return "";
     case arg_spec::kind::bytes:
+        return apply_pointers(a.pointers, at, out.bytes);
+    case arg_spec::kind::symbol: {
+        auto base = target_address(true, a.buffer, at);
+        if (!base) return fmt::format("{}: no module variable '{}' in global or constant memory", a.where, a.buffer);
+        put_u64(out.bytes, *base + a.offset);
+        out.align = 8;
         return "";
+    }
     case arg_spec::kind::buffer:
     case arg_spec::kind::multicast:
         put_u64(out.bytes, (a.k == arg_spec::kind::buffer ? at.buffers.at(a.buffer) : at.multicasts.at(a.buffer)) + a.offset);

@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -141,6 +143,7 @@ public:
         auto report = [this](const std::string& key, const std::string& msg) { error(key, msg); };
         if (j.contains("textures")) detail::read_texture_specs(j["textures"], isa::object_kind::texture, f, report);
         if (j.contains("surfaces")) detail::read_texture_specs(j["surfaces"], isa::object_kind::surface, f, report);
+        for (const auto& b : f.buffers) check_pointer_targets(b.pointers, f);
         // Struct contents may point at any buffer or object, so they are read once all exist.
         for (auto& [index, init] : struct_inits_)
             f.buffers[index].structure = arg(init, fmt::format("buffer '{}'.init", f.buffers[index].name), f);
@@ -253,7 +256,18 @@ private:
                 continue;
             }
             for (auto& [k, v] : b.items())
-                if (k != "type" && k != "count" && k != "init") error(k, fmt::format("buffer '{}': unknown key '{}'", name, k));
+                if (k != "type" && k != "count" && k != "init" && k != "address")
+                    error(k, fmt::format("buffer '{}': unknown key '{}' (expected type, count, init, address)", name, k));
+            if (b.contains("address")) {
+                // "0x600000010000" (as recordings write it) or a number.
+                const json& a = b["address"];
+                const std::string text = a.is_string() ? a.get<std::string>() : "";
+                char* end = nullptr;
+                if (a.is_number_unsigned()) s.address = a.get<uint64_t>();
+                else if (text.size() > 2 && text.rfind("0x", 0) == 0) s.address = std::strtoull(text.c_str() + 2, &end, 16);
+                if (!s.address || (end && *end) || s.address % 16)
+                    error("address", fmt::format("buffer '{}': \"address\" is a non-zero device address, a multiple of 16, such as \"0x600000010000\"", name));
+            }
             auto is_bits = [](const std::string& t) { return t == "b8" || t == "b16" || t == "b32" || t == "b64"; };
             if (!b.contains("type") || !b["type"].is_string() || !find_type(b["type"]) || is_bits(b["type"].get<std::string>())) {
                 error(name, fmt::format("buffer '{}' needs \"type\": one of u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64", name));
@@ -279,10 +293,11 @@ private:
     void init(const json& i, buffer_spec& s) {
         auto bad = [&] {
             error(s.name, fmt::format("buffer '{}': \"init\" is {{\"fill\": v}}, {{\"iota\": {{\"start\": a, \"step\": b}}}}, "
-                                      "{{\"random\": {{\"seed\": s, \"min\": a, \"max\": b}}}}, {{\"file\": \"path\"}} or {{\"struct\": [...]}}",
+                                      "{{\"random\": {{\"seed\": s, \"min\": a, \"max\": b}}}}, {{\"file\": \"path\"}} (optionally with \"pointers\") or {{\"struct\": [...]}}",
                                       s.name));
         };
-        if (!i.is_object() || i.size() != 1) return bad();
+        if (!i.is_object() || i.empty() || i.size() > 2 || (i.size() == 2 && !(i.contains("file") && i.contains("pointers"))))
+            return bad();
         if (i.contains("fill")) {
             if (!number(i["fill"], s.fill)) return bad();
             s.init = buffer_spec::init_kind::fill;
@@ -307,6 +322,7 @@ private:
             if (!i["file"].is_string()) return bad();
             s.file = resolve(i["file"]);
             s.init = buffer_spec::init_kind::file;
+            if (i.contains("pointers")) s.pointers = pointers(i["pointers"], fmt::format("buffers.{}.init", s.name));
         } else {
             bad();
         }
@@ -513,15 +529,94 @@ private:
         }
     }
 
+    // "pointers": [{"at": n, "buffer": name | "symbol": name, "offset": k}]. Buffer
+    // names are checked once every buffer is known (check_pointer_targets);
+    // module variables when the modules are loaded.
+    std::vector<pointer_patch> pointers(const json& list, const std::string& where) {
+        std::vector<pointer_patch> out;
+        const std::string form = "{\"at\": byte offset, \"buffer\" or \"symbol\": name, \"offset\": bytes}";
+        if (!list.is_array()) {
+            error("pointers", where + ": \"pointers\" is a list of " + form);
+            return out;
+        }
+        for (size_t i = 0; i < list.size(); ++i) {
+            const json& p = list[i];
+            pointer_patch q;
+            q.where = fmt::format("{}.pointers[{}]", where, i);
+            if (!p.is_object() || !p.contains("at") || !p["at"].is_number_unsigned() || p.contains("buffer") == p.contains("symbol")) {
+                error("pointers", q.where + ": a pointer is " + form);
+                continue;
+            }
+            for (auto& [k, v] : p.items())
+                if (k != "at" && k != "buffer" && k != "symbol" && k != "offset") error(k, fmt::format("{}: unknown key '{}'", q.where, k));
+            q.at = p["at"];
+            q.symbol = p.contains("symbol");
+            const json& name = q.symbol ? p["symbol"] : p["buffer"];
+            if (!name.is_string()) {
+                error("pointers", q.where + ": the target is a name");
+                continue;
+            }
+            q.target = name;
+            if (p.contains("offset")) {
+                if (!p["offset"].is_number_unsigned()) error("offset", q.where + ": \"offset\" is a byte count");
+                else q.offset = p["offset"];
+            }
+            out.push_back(q);
+        }
+        return out;
+    }
+
+    void check_pointer_targets(const std::vector<pointer_patch>& list, const launch_file& f) {
+        for (const auto& p : list)
+            if (!p.symbol && !has_buffer(f, p.target)) error("pointers", fmt::format("{}: unknown buffer '{}'", p.where, p.target));
+    }
+
+    // {"file": path, "pointers": [...]}: raw bytes read now, addresses written when the launch runs.
+    arg_spec& file_bytes(const json& a, const std::string& where, const launch_file& f, arg_spec& s) {
+        s.k = arg_spec::kind::bytes;
+        for (auto& [k, v] : a.items())
+            if (k != "file" && k != "pointers") error(k, fmt::format("{}: unknown key '{}' (a file value has \"file\" and \"pointers\")", where, k));
+        if (!a["file"].is_string()) {
+            error("file", where + ": \"file\" is a path");
+            return s;
+        }
+        const std::string path = resolve(a["file"]);
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            error("file", fmt::format("{}: cannot open '{}': {}", where, path, std::strerror(errno)));
+            return s;
+        }
+        s.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        if (a.contains("pointers")) {
+            s.pointers = pointers(a["pointers"], where);
+            check_pointer_targets(s.pointers, f);
+        }
+        return s;
+    }
+
     arg_spec arg(const json& a, const std::string& where, const launch_file& f) {
         arg_spec s;
         s.where = where;
         if (!a.is_object() || a.empty()) {
             error("args", where + ": an argument is {\"u32\": v}, {\"buffer\": name}, {\"texture\": name}, {\"surface\": name}, "
-                                 "{\"multicast\": name}, {\"bytes\": [...]}, {\"tensormap\": {...}} or {\"struct\": [...]}");
+                                 "{\"multicast\": name}, {\"symbol\": name}, {\"bytes\": [...]}, {\"file\": path}, {\"tensormap\": {...}} or "
+                                 "{\"struct\": [...]}");
             return s;
         }
         if (a.contains("struct")) return structure(a, where, f, s);
+        if (a.contains("file")) return file_bytes(a, where, f, s);
+        if (a.contains("symbol")) {
+            s.k = arg_spec::kind::symbol;
+            for (auto& [k, v] : a.items())
+                if (k != "symbol" && k != "offset") error(k, fmt::format("{}: unknown key '{}'", where, k));
+            if (!a["symbol"].is_string()) error("symbol", where + ": \"symbol\" is a module variable's name");
+            else s.buffer = a["symbol"];
+            if (a.contains("offset")) {
+                if (!a["offset"].is_number_unsigned()) error("offset", where + ": \"offset\" is a byte count");
+                else s.offset = a["offset"];
+            }
+            return s;
+        }
         if (a.contains("buffer")) {
             s.k = arg_spec::kind::buffer;
             if (!a["buffer"].is_string() || !has_buffer(f, a["buffer"])) {

@@ -28,12 +28,24 @@ struct tensormap_spec {
     bool nan_fill = false;                     // CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
 };
 
+// A device address written into file contents (`"pointers"`) once every
+// buffer and module variable has one: data that holds pointers, as
+// `ptxsim exec --record` writes it.
+struct pointer_patch {
+    uint64_t at = 0;         // byte offset in the contents; 8 bytes are written
+    bool symbol = false;     // the target is a module variable, else a buffer
+    std::string target;
+    uint64_t offset = 0;     // added to the target's address
+    std::string where;       // "buffers.a3.init.pointers[2]" for messages
+};
+
 // A kernel argument, a symbol's value or a struct buffer's contents.
 struct arg_spec {
-    enum class kind { scalar, buffer, bytes, multicast, tensormap, texture, surface, structure } k = kind::scalar;
+    enum class kind { scalar, buffer, bytes, multicast, tensormap, texture, surface, structure, symbol } k = kind::scalar;
     tensormap_spec tmap;     // kind::tensormap (over `buffer` + `offset`)
-    std::vector<uint8_t> bytes;  // scalar value or raw bytes
-    std::string buffer;          // the buffer, multicast object, texture or surface named
+    std::vector<uint8_t> bytes;  // scalar value or raw bytes (given, or read from a file)
+    std::vector<pointer_patch> pointers;  // kind::bytes: addresses written into `bytes`
+    std::string buffer;          // the buffer, multicast object, texture, surface or module variable named
     uint64_t offset = 0;
     std::string where;       // "launches[0].args[2]" for messages
     // kind::structure: the fields of a C struct, each at its alignment
@@ -48,10 +60,12 @@ struct buffer_spec {
     std::string type;        // u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64
     uint32_t elem_bytes = 0;
     uint64_t count = 0;
+    uint64_t address = 0;    // where the buffer must be (a recording's address); 0: anywhere
     enum class init_kind { none, fill, iota, random, file, structure } init = init_kind::none;
     double fill = 0, start = 0, step = 1, min = 0, max = 1;
     uint64_t seed = 0;
     std::string file;        // resolved path
+    std::vector<pointer_patch> pointers;  // init_kind::file: addresses written over the file's bytes
     // init_kind::structure: written once every buffer exists, so pointers
     // and tensor maps may name any buffer (a CUtensorMap array in global memory).
     arg_spec structure;

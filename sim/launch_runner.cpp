@@ -1,11 +1,13 @@
 #include "sim/launch_runner.hpp"
 
 #include "sim/events.hpp"
+#include "memory/global_memory.hpp"
 #include "sim/launch_args.hpp"
 #include "sim/launch_results.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -24,30 +26,32 @@ void print_diags(const parser::diagnostics& d, std::ostream& err) {
 
 int run_launch_file(device& dev, const launch_file& f, const run_settings& s, std::ostream& out, std::ostream& err) {
     parser::diagnostics d;
-    for (const auto& m : f.modules) {
-        if (!dev.load_module_file(m, d, s.validate)) {
-            print_diags(d, err);
-            return 2;
-        }
-    }
-    if (s.validate.allow_newer_version) print_diags(d, err); // say that a newer .version is checked as 9.0
-    d = parser::diagnostics();
     struct live_buffer {
         const buffer_spec* spec;
         uint64_t address;
     };
     std::map<std::string, live_buffer> buffers;
-    arg_addresses at; // what values may name: buffers, multicast objects, textures
-    for (const auto& b : f.buffers) {
+    arg_addresses at; // what values may name: buffers, multicast objects, textures, module variables
+    at.symbol = [&dev](const std::string& name) -> std::optional<uint64_t> {
+        auto v = dev.symbol(name);
+        return v ? std::optional<uint64_t>(v->first) : std::nullopt;
+    };
+    // A buffer, at its "address" when it has one, filled with its init.
+    auto create = [&](const buffer_spec& b) {
         auto init = initial_contents(b, d);
         if (!init) {
             print_diags(d, err);
-            return 2;
+            return false;
         }
-        uint64_t addr = dev.allocate(init->size());
+        uint64_t addr = b.address ? dev.global().allocate_at(b.address, init->size(), "buffer " + b.name) : dev.allocate(init->size());
         if (!addr) {
-            err << fmt::format("{}: error: buffer '{}' ({} bytes) does not fit in device memory\n", f.path, b.name, init->size());
-            return 2;
+            if (b.address)
+                err << fmt::format("{}: error: buffer '{}' cannot be placed at {:#x} ({} bytes): it overlaps another buffer or "
+                                   "its guard gap ({} bytes)\n",
+                                   f.path, b.name, b.address, init->size(), dev.global().options().guard_bytes);
+            else
+                err << fmt::format("{}: error: buffer '{}' ({} bytes) does not fit in device memory\n", f.path, b.name, init->size());
+            return false;
         }
         dev.write(addr, init->data(), init->size());
         if (observer* o = s.options.observer) { // initcheck: cudaMalloc, then a copy only when the buffer has an init
@@ -57,7 +61,32 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         }
         buffers[b.name] = {&b, addr};
         at.buffers[b.name] = addr;
+        return true;
+    };
+    // Buffers at given addresses (a recorded program's, whose data holds
+    // pointers) take their places first, in address order, before the
+    // modules' variables take theirs.
+    std::vector<const buffer_spec*> placed;
+    for (const auto& b : f.buffers)
+        if (b.address) placed.push_back(&b);
+    std::sort(placed.begin(), placed.end(), [](auto* x, auto* y) { return x->address < y->address; });
+    if (!placed.empty() && !dev.global().start_at(placed.front()->address)) {
+        err << fmt::format("{}: error: buffer '{}' cannot be placed at {:#x}: the device already holds allocations\n", f.path,
+                           placed.front()->name, placed.front()->address);
+        return 2;
     }
+    for (const buffer_spec* b : placed)
+        if (!create(*b)) return 2;
+    for (const auto& m : f.modules) {
+        if (!dev.load_module_file(m, d, s.validate)) {
+            print_diags(d, err);
+            return 2;
+        }
+    }
+    if (s.validate.allow_newer_version) print_diags(d, err); // say that a newer .version is checked as 9.0
+    d = parser::diagnostics();
+    for (const auto& b : f.buffers)
+        if (!b.address && !create(b)) return 2;
     if (s.buffer_addresses) {
         s.buffer_addresses->clear();
         for (const auto& b : f.buffers) s.buffer_addresses->push_back(buffers.at(b.name).address);
@@ -105,6 +134,17 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
         }
         dev.write(at.buffers.at(b.name), e.bytes.data(), e.bytes.size());
         if (observer* o = s.options.observer) o->host_write({at.buffers.at(b.name), e.bytes.size(), b.name});
+    }
+    for (const auto& b : f.buffers) {  // file contents that hold pointers
+        if (b.pointers.empty()) continue;
+        const uint64_t address = at.buffers.at(b.name);
+        std::vector<uint8_t> bytes(b.count * b.elem_bytes);
+        dev.read(address, bytes.data(), bytes.size());
+        if (std::string problem = apply_pointers(b.pointers, at, bytes); !problem.empty()) {
+            err << fmt::format("{}: error: {}\n", f.path, problem);
+            return 2;
+        }
+        dev.write(address, bytes.data(), bytes.size());
     }
     for (const auto& v : f.symbols) {
         auto sym = dev.symbol(v.name);

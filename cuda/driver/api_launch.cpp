@@ -11,6 +11,7 @@
 #include "cuda/driver/api.hpp"
 #include "cuda/driver/checking.hpp"
 #include "cuda/driver/graphs.hpp"
+#include "cuda/driver/recording.hpp"
 #include "cuda/driver/state.hpp"
 
 namespace ptxsim::cuda::driver {
@@ -75,9 +76,14 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
     const std::string launch_name = fmt::format("in launch #{} of {} <<<({},{},{}),({},{},{})>>>", ++st.launches,
                                                 f->kernel.name, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y,
                                                 s.block.z);
+    launch_recording* recording = launch_recording::get();
+    launch_recording::pending_ptr recorded;
+    if (recording)
+        recorded = recording->before(st, *f, {s.grid, s.block, s.cluster, s.shared, s.cooperative}, buffer, st.launches);
     parser::diagnostics d;
     std::fflush(stdout);  // the host's output so far comes before the kernel's
     sim::launch_result r = st.device().launch(f->kernel, s.grid, s.block, s.shared, buffer, o, d);
+    if (recording) recording->after(st, std::move(recorded), r);
     if (checking) checking->name_launch(findings_before, launch_name);
     if (r.fault) {
         // Under memcheck the fault is a finding (reported at exit); otherwise it is told here.

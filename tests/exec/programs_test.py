@@ -50,6 +50,14 @@ CASES = {
     "fault_is_sticky": ("fault.cu", ["-arch=sm_90a"], [], [], 0,
                         ["launch=cudaSuccess sync=cudaErrorIllegalAddress after=cudaErrorIllegalAddress"],
                         ["kernel _Z7overrunPi <<<(1,1,1),(32,1,1)>>> faulted", "invalid global write of 4 bytes"]),
+    # --record: every launch written as a launch file; each must replay
+    # under `ptxsim run` with the recorded results ({record}: a fresh folder).
+    "record_vector_add": ("vector_add.cu", ["-arch=sm_90a"], ["--record", "{record}"], [], 0, ["PASSED"],
+                          ["1 launch recorded"]),
+    "record_graphs": ("graphs.cu", ["-arch=sm_90a"], ["--record", "{record}"], [], 0, ["PASSED"],
+                      ["launches recorded"]),
+    "record_memory_kinds": ("memory_kinds.cu", ["-arch=sm_90a"], ["--record", "{record}"], [], 0, ["PASSED"],
+                            ["launches recorded"]),
     "sass_only_refused": ("vector_add.cu", ["-gencode", "arch=compute_90a,code=sm_90a"], [], [], 2, [],
                           ["has no PTX", "-gencode arch=compute_90a,code=compute_90a"]),
 }
@@ -81,6 +89,9 @@ def main():
     if build.returncode != 0:
         print(f"FAIL: nvcc could not build {source}:\n{build.stderr}")
         return 1
+    record = os.path.join(a.work, a.case + ".record")
+    shutil.rmtree(record, ignore_errors=True)
+    exec_opts = [o.replace("{record}", record) for o in exec_opts]
     command = exec_opts if exec_opts[:1] == ["check"] else ["exec", *exec_opts]
     run = subprocess.run([a.ptxsim, *command, exe, *args], capture_output=True, text=True, timeout=600)
     print(f"$ ptxsim {' '.join(command + [exe] + args)}\n--- stdout\n{run.stdout}--- stderr\n{run.stderr}"
@@ -92,6 +103,16 @@ def main():
     problems += [f"stderr lacks {s!r}" for s in err_has if s not in run.stderr]
     if "not served" in run.stderr:
         problems.append("the program called a CUDA function ptxsim does not serve")
+    if "--record" in exec_opts:
+        launches = sorted(d for d in os.listdir(record) if d != "modules") if os.path.isdir(record) else []
+        if not launches:
+            problems.append("nothing was recorded")
+        for d in launches:
+            replay = subprocess.run([a.ptxsim, "run", os.path.join(record, d, "launch.json")],
+                                    capture_output=True, text=True, timeout=600)
+            print(f"$ ptxsim run {d}/launch.json -> {replay.returncode}\n{replay.stdout}{replay.stderr}", end="")
+            if replay.returncode != 0:
+                problems.append(f"the replay of {d} exits {replay.returncode}")
     for p in problems:
         print("FAIL:", p)
     return 1 if problems else 0

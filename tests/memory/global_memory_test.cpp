@@ -50,6 +50,24 @@ TEST(global_memory, capacity_counts_live_bytes_only) {
 }
 
 // A CUDA graph's allocation node reallocates its fixed address at each launch.
+// A replayed recording keeps its addresses: the window can start lower
+// while empty, and allocations go where asked as long as addresses grow.
+TEST(global_memory, allocate_at_places_exactly_and_keeps_addresses_growing) {
+    global_memory g;
+    ASSERT_TRUE(g.start_at(0x6000'0000'0000));
+    EXPECT_EQ(g.allocate_at(0x6000'0001'0000, 100), 0x6000'0001'0000u);
+    EXPECT_TRUE(g.find(0x6000'0001'0063));
+    EXPECT_FALSE(g.find(0x6000'0001'0064));
+    EXPECT_EQ(g.allocate_at(0x6000'0001'0080, 8), 0u) << "inside the previous allocation's guard gap";
+    EXPECT_EQ(g.allocate_at(0x6000'0000'0000, 8), 0u) << "below an earlier allocation";
+    EXPECT_EQ(g.allocate_at(0x6000'0010'0000, 8), 0x6000'0010'0000u);
+    const uint64_t next = g.allocate(16);
+    EXPECT_GT(next, 0x6000'0010'0000u);
+    EXPECT_FALSE(g.start_at(0x5000'0000'0000)) << "not once something is allocated";
+    global_memory h;
+    EXPECT_FALSE(h.start_at(0));
+}
+
 TEST(global_memory, revive_makes_a_dead_allocation_live_again_zeroed) {
     global_memory g;
     uint64_t a = g.allocate(64);

@@ -1,0 +1,338 @@
+#include "cuda/driver/recording.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cuda/driver/state.hpp"
+#include "memory/global_memory.hpp"
+#include "parser/ast.hpp"
+#include "parser/source.hpp"
+#include "sim/launch_file.hpp"
+
+namespace ptxsim::cuda::driver {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+// A file name from a kernel or module name: letters, digits, '.', '-', '_'.
+std::string file_safe(const std::string& name, size_t max = 60) {
+    std::string out;
+    for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ? c : '_';
+    return out.substr(0, max);
+}
+
+// "_Z10vector_addPKfS0_Pfi" -> "vector_add", for folder names and the filter.
+std::string unmangled(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0) return name;
+    size_t i = 2;
+    if (i < name.size() && name[i] == 'N') ++i;
+    size_t len = 0;
+    while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) len = len * 10 + size_t(name[i++] - '0');
+    return len && i + len <= name.size() ? name.substr(i, len) : name;
+}
+
+bool write_file(const fs::path& p, const void* data, size_t bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out.write(static_cast<const char*>(data), std::streamsize(bytes));
+    return bool(out);
+}
+
+bool all_zero(const std::vector<uint8_t>& b) {
+    return std::all_of(b.begin(), b.end(), [](uint8_t x) { return x == 0; });
+}
+
+// A scalar argument in its PTX type, so the launch file reads as the
+// source does ({"f32": 3} rather than bits); bits where a number would not
+// round-trip (NaN, infinities) or the type is not a launch-file one.
+json scalar_arg(const parser::var_decl* decl, uint32_t size, uint64_t bits) {
+    const std::string raw = fmt::format("b{}", size * 8);
+    if (!decl || decl->vec || decl->dims.size()) return {{raw, bits}};
+    const std::string type(parser::to_string(decl->type));
+    if (sim::type_bytes(type) != size) return {{raw, bits}};
+    if (type == "f32" || type == "f64") {
+        double v;
+        if (type == "f32") {
+            float f;
+            const uint32_t b = uint32_t(bits);
+            std::memcpy(&f, &b, 4);
+            v = f;
+        } else {
+            std::memcpy(&v, &bits, 8);
+        }
+        if (!std::isfinite(v)) return {{raw, bits}};
+        return {{type, v}};
+    }
+    if (type[0] == 's') {
+        const int shift = 64 - int(size) * 8;
+        return {{type, int64_t(bits << shift) >> shift}};
+    }
+    if (type[0] == 'u' || type[0] == 'b') return {{type, bits}};
+    return {{raw, bits}};
+}
+
+} // namespace
+
+// What a recorded launch took before it ran.
+struct launch_recording::pending {
+    fs::path folder;
+    json file;
+    struct contents {
+        std::string name;       // buffer "a7" (allocation #7) or module variable
+        bool symbol = false;
+        uint64_t address = 0;
+        std::vector<uint8_t> before;
+    };
+    std::vector<contents> taken;
+    std::vector<std::string> notes;
+};
+
+launch_recording* launch_recording::get() {
+    static launch_recording* made = []() -> launch_recording* {
+        const std::string dir = env("PTXSIM_RECORD_DIR");
+        if (dir.empty()) return nullptr;
+        auto* r = new launch_recording();  // lives to the end of the process
+        r->dir_ = dir;
+        r->kernel_filter_ = env("PTXSIM_RECORD_KERNEL");
+        if (const std::string m = env("PTXSIM_RECORD_MAX"); !m.empty()) r->max_ = std::strtoull(m.c_str(), nullptr, 10);
+        return r;
+    }();
+    return made;
+}
+
+void launch_recording::pending_deleter::operator()(pending* p) const { delete p; }
+
+launch_recording::pending_ptr launch_recording::before(state& st, const function_object& f,
+                                                                    const recorded_launch_shape& shape,
+                                                                    const std::vector<uint8_t>& params,
+                                                                    uint64_t launch_number) {
+    const std::string& kernel = f.kernel.name;
+    if (!kernel_filter_.empty() && kernel.find(kernel_filter_) == std::string::npos) return nullptr;
+    if (recorded_ >= max_) {
+        ++skipped_;
+        return nullptr;
+    }
+    sim::device& dev = st.device();
+    const size_t module = f.module->index;
+    pending_ptr p(new pending());
+    p->folder = fs::path(dir_) / fmt::format("{:04}-{}", launch_number, file_safe(unmangled(kernel)));
+    std::error_code ec;
+    fs::create_directories(p->folder, ec);
+    fs::create_directories(fs::path(dir_) / "modules", ec);
+    if (ec) {
+        st.warn(fmt::format("--record: cannot create {}: {}", p->folder.string(), ec.message()));
+        return nullptr;
+    }
+
+    // The module's PTX, once per module, shared by its launches.
+    const parser::source_file* source = dev.module_source(module);
+    const std::string module_file = fmt::format("m{}-{}", module, file_safe(source ? source->name() : "module.ptx"));
+    if (!modules_written_.count(module) && source) {
+        write_file(fs::path(dir_) / "modules" / module_file, source->text().data(), source->text().size());
+        modules_written_.insert(module);
+    }
+
+    // What the kernel can reach: allocations and the module's variables,
+    // found through arguments and then through the contents taken.
+    memory::global_memory& g = dev.global();
+    std::map<uint64_t, std::string> variables;  // address -> name, the kernel's module's
+    for (const auto& v : dev.variables_in(module)) variables[v.address] = v.name;
+    std::map<uint32_t, size_t> taken_by_id;     // allocation id -> index in p->taken
+    std::deque<size_t> to_scan;
+    struct target {
+        bool symbol;
+        std::string name;
+        uint64_t offset;
+    };
+    auto refer = [&](uint64_t v) -> std::optional<target> {
+        if (!st.is_device_pointer(v)) return std::nullopt;
+        auto a = g.find(v);
+        if (!a) {  // one past the end (an `end` pointer) still names its allocation
+            a = g.nearest(v);
+            if (!a || v != a->end()) return std::nullopt;
+        }
+        if (!a->alive) return std::nullopt;
+        auto it = taken_by_id.find(a->id);
+        if (it == taken_by_id.end()) {
+            pending::contents c;
+            auto var = variables.find(a->base);
+            c.symbol = var != variables.end();
+            c.name = c.symbol ? var->second : fmt::format("a{}", a->id);
+            c.address = a->base;
+            c.before.resize(a->size);
+            g.copy_from_device(c.before.data(), a->base, c.before.size());
+            it = taken_by_id.emplace(a->id, p->taken.size()).first;
+            p->taken.push_back(std::move(c));
+            to_scan.push_back(it->second);
+        }
+        const auto& c = p->taken[it->second];
+        return target{c.symbol, c.name, v - c.address};
+    };
+    for (const auto& [address, name] : variables) refer(address);
+
+    // The arguments, each as the launch file writes it.
+    json args = json::array();
+    const isa::exec_function& code = *f.code;
+    for (size_t i = 0; i < code.params.size(); ++i) {
+        const auto& prm = code.params[i];
+        const uint8_t* at = params.data() + prm.offset;
+        uint64_t word = 0;
+        if (prm.size == 1 || prm.size == 2 || prm.size == 4 || prm.size == 8) {
+            std::memcpy(&word, at, prm.size);
+            if (prm.size == 8) {
+                if (auto t = refer(word)) {
+                    json a = {{t->symbol ? "symbol" : "buffer", t->name}};
+                    if (t->offset) a["offset"] = t->offset;
+                    args.push_back(a);
+                    continue;
+                }
+                if (dev.texture_object(word))
+                    p->notes.push_back(fmt::format("argument {} is texture or surface object {:#x}: launch files make those over "
+                                                   "their own buffers, so the replay does not have it",
+                                                   i, word));
+            }
+            const auto& decls = f.kernel.function->params;
+            args.push_back(scalar_arg(decls.size() == code.params.size() ? &decls[uint32_t(i)] : nullptr, prm.size, word));
+            continue;
+        }
+        // A struct by value: its bytes as they are (buffers keep their
+        // addresses), but a pointer to one of the module's variables as a
+        // {"symbol"} field, since the replay places those anew.
+        json fields = json::array();
+        std::vector<uint8_t> chunk;
+        auto flush = [&] {
+            if (!chunk.empty()) fields.push_back({{"bytes", chunk}});
+            chunk.clear();
+        };
+        for (uint32_t k = 0; k < prm.size;) {
+            if (k % 8 == 0 && k + 8 <= prm.size) {
+                std::memcpy(&word, at + k, 8);
+                if (auto t = refer(word); t && t->symbol) {
+                    flush();
+                    json a = {{"symbol", t->name}};
+                    if (t->offset) a["offset"] = t->offset;
+                    fields.push_back(a);
+                    k += 8;
+                    continue;
+                }
+            }
+            chunk.push_back(at[k++]);
+        }
+        flush();
+        args.push_back(fields.size() == 1 && fields[0].contains("bytes") ? fields[0] : json{{"struct", fields}});
+    }
+
+    // Allocations that what was taken points into, followed until nothing
+    // new turns up. The words stay as they are: the replay puts every
+    // buffer at its recorded address.
+    while (!to_scan.empty()) {
+        const size_t index = to_scan.front();
+        to_scan.pop_front();
+        const size_t n = p->taken[index].before.size();
+        for (size_t k = 0; k + 8 <= n; k += 8) {
+            uint64_t word;
+            std::memcpy(&word, p->taken[index].before.data() + k, 8);
+            refer(word);
+        }
+    }
+
+    json buffers = json::object(), symbols = json::object();
+    for (const auto& c : p->taken) {
+        if (c.before.empty()) continue;
+        json init;
+        if (all_zero(c.before) && !c.symbol) {  // a variable is set whatever it holds: its PTX may start it otherwise
+            init = {{"fill", 0}};
+        } else {
+            const std::string data = file_safe(c.name, 80) + ".in";
+            write_file(p->folder / data, c.before.data(), c.before.size());
+            init = {{"file", data}};
+        }
+        if (c.symbol) symbols[c.name] = init;
+        else buffers[c.name] = {{"type", "u8"}, {"count", c.before.size()}, {"address", fmt::format("{:#x}", c.address)}, {"init", init}};
+    }
+
+    auto dims = [](const sim::dim3& d) { return d.y == 1 && d.z == 1 ? json(d.x) : json{d.x, d.y, d.z}; };
+    json launch = {{"kernel", kernel}, {"grid", dims(shape.grid)}, {"block", dims(shape.block)}};
+    if (shape.shared) launch["shared_bytes"] = shape.shared;
+    launch["registers_per_thread"] = registers_of(st, f);
+    if (st.stack_bytes != 1024) launch["stack_bytes"] = st.stack_bytes;
+    if (st.heap_bytes != (8u << 20)) launch["malloc_heap_bytes"] = st.heap_bytes;
+    if (shape.cooperative) launch["cooperative"] = true;
+    if (shape.cluster.x) launch["cluster"] = {shape.cluster.x, shape.cluster.y, shape.cluster.z};
+    if (f.non_portable_cluster) launch["non_portable_cluster_size"] = true;
+    launch["args"] = args;
+
+    p->file["comment"] = fmt::format("recorded by ptxsim exec --record: launch #{} of {}", launch_number, kernel);
+    p->file["module"] = "../modules/" + module_file;
+    if (!buffers.empty()) p->file["buffers"] = buffers;
+    if (!symbols.empty()) p->file["symbols"] = symbols;
+    p->file["launches"] = json::array({launch});
+    return p;
+}
+
+void launch_recording::after(state& st, pending_ptr p, const sim::launch_result& r) {
+    if (!p) return;
+    sim::device& dev = st.device();
+    json expect = json::object();
+    if (r.fault) {
+        p->notes.push_back("this launch faulted: " + r.fault->kind);
+    } else if (!r.ok) {
+        p->notes.push_back("this launch was refused");
+    } else {
+        for (const auto& c : p->taken) {
+            if (c.symbol || c.before.empty()) continue;  // expectations are on buffers
+            std::vector<uint8_t> now(c.before.size());
+            dev.global().copy_from_device(now.data(), c.address, now.size());
+            if (now == c.before) continue;
+            const std::string data = file_safe(c.name, 80) + ".expected";
+            write_file(p->folder / data, now.data(), now.size());
+            expect[c.name] = {{"file", data}, {"max_ulp", 0}};
+        }
+    }
+    if (!expect.empty()) p->file["expect"] = expect;
+    if (!p->notes.empty()) {
+        std::string all = p->file["comment"];
+        for (const auto& n : p->notes) all += "; " + n;
+        p->file["comment"] = all;
+        for (const auto& n : p->notes) st.warn(fmt::format("--record: {}: {}", p->folder.filename().string(), n));
+    }
+    const fs::path file = p->folder / "launch.json";
+    std::ofstream out(file);
+    out << p->file.dump(1) << "\n";
+    if (!out) {
+        st.warn("--record: cannot write " + file.string());
+        return;
+    }
+    if (!recorded_++) first_file_ = file.string();
+}
+
+void launch_recording::finish() const {
+    if (recorded_ == 0) {
+        std::cerr << fmt::format("ptxsim: --record: no launch recorded in {}{}\n", dir_,
+                                 kernel_filter_.empty() ? "" : " (none of a kernel named like '" + kernel_filter_ + "')");
+        return;
+    }
+    std::cerr << fmt::format("ptxsim: --record: {} launch{} recorded in {}{}; replay one with: ptxsim run {}\n", recorded_,
+                             recorded_ == 1 ? "" : "es", dir_,
+                             skipped_ ? fmt::format(" ({} more not recorded: --record-max {})", skipped_, max_) : "",
+                             first_file_);
+}
+
+} // namespace ptxsim::cuda::driver

@@ -1,0 +1,31 @@
+// Kernels whose inputs are reached through pointers in every way a launch
+// file must rebuild: a struct argument holding pointers, a chain of nodes
+// linked through device memory, and module variables (one holding a
+// pointer, one changed from its initial value). tests/exec/record_test.cpp
+// records them under `ptxsim exec --record` and replays the launch files.
+// Built with: nvcc -arch=sm_90a -ptx record_kernels.cu -o record_kernels.ptx
+struct pair_of_lists {
+    const float* values[2];
+    int n;
+};
+
+struct link {
+    const float* data;
+    const link* next;
+};
+
+__device__ float* d_out;
+__device__ float d_bias = 1.5f;
+
+extern "C" __global__ void gather(pair_of_lists lists, const link* chain, float scale) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= lists.n) return;
+    float s = 0;
+    for (const link* l = chain; l; l = l->next) s += l->data[i];
+    d_out[i] = scale * (lists.values[0][i] + lists.values[1][i]) + s + d_bias;
+}
+
+extern "C" __global__ void twice(float* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= 2;
+}
