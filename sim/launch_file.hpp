@@ -74,7 +74,8 @@ struct buffer_spec {
 // A texture or surface object over a buffer ("textures", "surfaces").
 struct texture_spec {
     std::string name, buffer;
-    isa::texture_object object;  // base 0: the buffer's address is added when it exists
+    uint64_t offset = 0;         // bytes from the buffer's start to texel (0, 0, 0)
+    isa::texture_object object;  // base 0: the buffer's address + offset is added when it exists
 };
 
 // A multicast object bound to buffers that stand for the copies on the

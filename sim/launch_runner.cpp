@@ -108,7 +108,7 @@ int run_launch_file(device& dev, const launch_file& f, const run_settings& s, st
     // Texture and surface objects over the buffers, named by kind and name.
     for (const auto& t : f.textures) {
         isa::texture_object o = t.object;
-        o.base = buffers.at(t.buffer).address;
+        o.base = buffers.at(t.buffer).address + t.offset;
         std::string why;
         uint64_t handle = dev.create_texture_object(o, why);
         if (!handle) {

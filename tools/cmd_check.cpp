@@ -28,28 +28,9 @@ namespace ptxsim::tools {
 
 namespace {
 
-// `ptxsim check [options] PROGRAM [ARGS...]`: PROGRAM is the first argument
-// that is neither an option nor an option's value and names an ELF file;
-// everything after it is the program's. args.size() when there is none
-// (a launch file).
-size_t program_position(const std::vector<std::string>& args) {
-    static const std::set<std::string> with_value = {"--tool", "--report-json", "--error-exitcode", "--print-limit",
-                                                     "--model", "--max-instructions", "--schedules", "--seed",
-                                                     "--replay", "--volatile-model"};
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--") return i + 1 < args.size() ? i + 1 : args.size();
-        if (a.starts_with("-")) {
-            if (with_value.count(a)) ++i;
-            continue;
-        }
-        std::ifstream f(a, std::ios::binary);
-        char magic[4] = {};
-        f.read(magic, 4);
-        return f && std::memcmp(magic, "\x7f" "ELF", 4) == 0 ? i : args.size();
-    }
-    return args.size();
-}
+// Options of `ptxsim check` that take a value (PROGRAM is the first other word).
+const std::set<std::string> options_with_value = {"--tool", "--report-json", "--error-exitcode", "--print-limit", "--model",
+                                                  "--max-instructions", "--schedules", "--seed", "--replay", "--volatile-model"};
 
 // Runs the program with the checkers in its CUDA driver (cuda/driver/checking.cpp),
 // which writes the findings as JSON at exit; the exit status follows them.
@@ -106,7 +87,7 @@ int check_program(const std::vector<std::string>& program, const std::string& mo
 
 int cmd_check(const std::vector<std::string>& raw_args) {
     // With a program, the options are those before it; it and its arguments are run.
-    const size_t program_at = program_position(raw_args);
+    const size_t program_at = program_position(raw_args, options_with_value);
     std::vector<std::string> program(raw_args.begin() + long(program_at), raw_args.end());
     std::vector<std::string> args(raw_args.begin(), raw_args.begin() + long(program_at));
     if (!program.empty()) args.push_back(program[0]);

@@ -19,6 +19,7 @@
 #include "sim/timing/timing_model.hpp"
 #include "tools/commands.hpp"
 #include "tools/options.hpp"
+#include "tools/program_runner.hpp"
 
 namespace ptxsim::tools {
 
@@ -81,9 +82,39 @@ bool write_whole(const std::string& path, const std::string& text) {
     return !ec;
 }
 
+// Options of `ptxsim prof` that take a value (PROGRAM is the first other word).
+const std::set<std::string> options_with_value = {"--model", "--trace", "--svg", "--sample", "--threads",
+                                                  "--lines", "--max-instructions", "--report"};
+
+// `ptxsim prof PROGRAM`: the program runs with the timing model in its CUDA
+// driver (cuda/driver/profiling.cpp), which reports every launch at exit.
+int prof_program(const std::vector<std::string>& program, const std::string& model, bool json, const std::string& report,
+                 const std::string& trace, const std::string& svg, size_t lines, uint32_t sample, uint64_t budget) {
+    program_launch p;
+    p.who = "ptxsim prof";
+    p.model_name = model;
+    p.argv = program;
+    p.env = {{"PTXSIM_PROF", "1"},
+             {"PTXSIM_PROF_JSON", json ? "1" : "0"},
+             {"PTXSIM_PROF_LINES", std::to_string(lines)},
+             {"PTXSIM_PROF_SAMPLE", std::to_string(sample)},
+             {"PTXSIM_MAX_INSTRUCTIONS", std::to_string(budget)}};
+    namespace fs = std::filesystem;
+    for (auto [name, path] : {std::pair{"PTXSIM_PROF_REPORT", &report}, std::pair{"PTXSIM_PROF_TRACE", &trace},
+                              std::pair{"PTXSIM_PROF_SVG", &svg}})
+        if (!path->empty()) p.env.push_back({name, fs::absolute(*path).string()});  // the program may change folder
+    return run_program(p);
+}
+
 } // namespace
 
-int cmd_prof(const std::vector<std::string>& args) {
+int cmd_prof(const std::vector<std::string>& raw_args) {
+    // With a program, the options are those before it; it and its arguments are run.
+    const size_t program_at = program_position(raw_args, options_with_value);
+    const std::vector<std::string> program(raw_args.begin() + long(program_at), raw_args.end());
+    std::vector<std::string> args(raw_args.begin(), raw_args.begin() + long(program_at));
+    if (!program.empty()) args.push_back(program[0]);
+    std::string report_path;
     po::options_description opts("options");
     std::vector<std::string> files;
     std::string model_name = "h800";
@@ -101,11 +132,14 @@ int cmd_prof(const std::vector<std::string>& args) {
                                       "its SMs hold at once), run the rest without timing and extrapolate (default: every CTA in detail)")(
         "threads", po::value(&threads), "host threads for the CTAs --sample runs without timing (default 1)")(
         "lines", po::value(&lines), "source lines in the text report, most cycles first (default 10; 0: none)")(
+        "report", po::value(&report_path), "with a PROGRAM: write the report to FILE rather than standard error")(
         "max-instructions", po::value(&budget), "stop a runaway kernel after this many warp-instructions (default 2e9)");
     po::variables_map vm;
     const std::string synopsis =
         "usage: ptxsim prof [--model h800|h100|h200|FILE] [--json] [--lines N] [--trace FILE] [--svg FILE]\n"
-        "                   [--sample WAVES [--threads N]] [--max-instructions N] LAUNCH.json\n\n"
+        "                   [--sample WAVES [--threads N]] [--max-instructions N] LAUNCH.json\n"
+        "       ptxsim prof [--model ...] [--json] [--report FILE] [--lines N] [--trace FILE] [--svg FILE]\n"
+        "                   [--sample WAVES] [--max-instructions N] PROGRAM [ARGS...]\n\n"
         "Runs the launches of a launch file (docs/launch-file.md) under ptxsim's cycle\n"
         "model of the GPU (docs/timing.md): outputs are written and expectations\n"
         "checked as `ptxsim run` does, and each launch is reported with its cycles,\n"
@@ -121,6 +155,11 @@ int cmd_prof(const std::vector<std::string>& args) {
         "the first WAVES waves of CTAs of each launch are simulated in detail; the\n"
         "rest run without timing (results still whole) and the launch's cycles and\n"
         "counters are extrapolated (docs/timing.md, \"Sampling\").\n\n"
+        "With a PROGRAM (an executable built by nvcc; docs/exec.md), the program runs\n"
+        "as under `ptxsim exec` and each launch it makes runs under the cycle model,\n"
+        "one after the other on one time line; the reports come on standard error\n"
+        "when it exits (or in --report FILE), and cudaEventElapsedTime gives the\n"
+        "simulated time. The program's output and exit status are its own.\n\n"
         "exit status: 0 ok, 1 kernel fault or mismatch, 2 bad input";
     if (auto done = parse_options(args, synopsis, opts, "file", vm)) return *done;
     if (vm.count("sample") && sample < 3) {
@@ -130,6 +169,23 @@ int cmd_prof(const std::vector<std::string>& args) {
     }
     if (vm.count("threads") && threads == 0) {
         std::cerr << "ptxsim prof: --threads: 1 or more\n";
+        return exit_usage;
+    }
+    if (!program.empty()) {
+        if (vm.count("threads")) {
+            std::cerr << "ptxsim prof: --threads is for launch files; a program's launches run on one host thread\n";
+            return exit_usage;
+        }
+        for (const auto* p : {&trace_path, &svg_path, &report_path})
+            if (!p->empty())
+                if (std::string why = unwritable(*p); !why.empty()) {
+                    std::cerr << fmt::format("ptxsim prof: {}\n", why);
+                    return exit_usage;
+                }
+        return prof_program(program, model_name, json, report_path, trace_path, svg_path, lines, sample, budget);
+    }
+    if (!report_path.empty()) {
+        std::cerr << "ptxsim prof: --report goes with a PROGRAM; a launch file's report is on standard output (--json: as JSON)\n";
         return exit_usage;
     }
     if (threads > 1 && !sample)

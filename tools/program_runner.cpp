@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "cuda/host_binary.hpp"
@@ -190,6 +191,22 @@ int run_program(const program_launch& p) {
         return 128 + WTERMSIG(status);
     }
     return WEXITSTATUS(status);
+}
+
+size_t program_position(const std::vector<std::string>& args, const std::set<std::string>& with_value) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--") return i + 1 < args.size() ? i + 1 : args.size();
+        if (a.starts_with("-")) {
+            if (with_value.count(a)) ++i;
+            continue;
+        }
+        std::ifstream f(a, std::ios::binary);
+        char magic[4] = {};
+        f.read(magic, 4);
+        return f && std::memcmp(magic, "\x7f" "ELF", 4) == 0 ? i : args.size();
+    }
+    return args.size();
 }
 
 } // namespace ptxsim::tools

@@ -11,6 +11,7 @@
 #include "cuda/driver/api.hpp"
 #include "cuda/driver/checking.hpp"
 #include "cuda/driver/graphs.hpp"
+#include "cuda/driver/profiling.hpp"
 #include "cuda/driver/recording.hpp"
 #include "cuda/driver/state.hpp"
 
@@ -72,6 +73,7 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
     o.max_warp_instructions = st.max_warp_instructions;
     program_checking* checking = program_checking::get();
     if (checking) o.observer = checking->observer();
+    if (program_profiling* profiling = program_profiling::get()) profiling->attach(st, *f, o);
     const size_t findings_before = checking ? checking->findings() : 0;
     const std::string launch_name = fmt::format("in launch #{} of {} <<<({},{},{}),({},{},{})>>>", ++st.launches,
                                                 f->kernel.name, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y,

@@ -1,13 +1,15 @@
 // Streams and events. Work runs when it is submitted, so every stream is
 // always idle: queries say ready and waits return at once. Events record
 // host wall-clock time (cuEventElapsedTime gives the time the simulation
-// took between them, not GPU time; docs/exec.md says so).
+// took between them, not GPU time; docs/exec.md says so), except under
+// `ptxsim prof PROGRAM`, where they read the timing model's time line.
 #include <array>
 #include <cstring>
 #include <vector>
 
 #include "cuda/driver/api.hpp"
 #include "cuda/driver/graphs.hpp"
+#include "cuda/driver/profiling.hpp"
 #include "cuda/driver/state.hpp"
 
 namespace ptxsim::cuda::driver {
@@ -193,6 +195,7 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
     if (capture_event_record(event, stream)) return CUDA_SUCCESS;
     e->recorded = true;
     e->when = std::chrono::steady_clock::now();
+    if (const program_profiling* p = program_profiling::get()) e->simulated_ms = p->now_ms();
     return CUDA_SUCCESS;
 }
 
@@ -213,7 +216,8 @@ CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) {
     if (!a || !b) return CUDA_ERROR_INVALID_HANDLE;
     if (!a->recorded || !b->recorded) return CUDA_ERROR_NOT_READY;
     if ((a->flags | b->flags) & 2) return CUDA_ERROR_INVALID_HANDLE;  // CU_EVENT_DISABLE_TIMING
-    *ms = std::chrono::duration<float, std::milli>(b->when - a->when).count();
+    *ms = program_profiling::get() ? float(b->simulated_ms - a->simulated_ms)
+                                   : std::chrono::duration<float, std::milli>(b->when - a->when).count();
     return CUDA_SUCCESS;
 }
 

@@ -16,6 +16,7 @@
 
 #include "cuda/driver/state.hpp"
 #include "memory/global_memory.hpp"
+#include "isa/sem/texture_object.hpp"
 #include "parser/ast.hpp"
 #include "parser/source.hpp"
 #include "sim/launch_file.hpp"
@@ -86,6 +87,42 @@ json scalar_arg(const parser::var_decl* decl, uint32_t size, uint64_t bits) {
     }
     if (type[0] == 'u' || type[0] == 'b') return {{type, bits}};
     return {{raw, bits}};
+}
+
+// A texture or surface object as the launch file's "textures"/"surfaces"
+// entry over `buffer` (docs/launch-file.md).
+json object_spec(const isa::texture_object& t, const std::string& buffer, uint64_t offset) {
+    static const char* types[] = {"u8", "s8", "u16", "s16", "u32", "s32", "f16", "f32"};
+    static const char* modes[] = {"wrap", "clamp", "mirror", "border"};
+    json o = {{"buffer", buffer}};
+    if (offset) o["offset"] = offset;
+    json dims = json::array({t.width});
+    if (t.dims >= 2) dims.push_back(t.height);
+    if (t.dims >= 3) dims.push_back(t.depth);
+    o["dims"] = dims;
+    if (t.layers) o["layers"] = t.layers;
+    o["pitch_bytes"] = t.pitch;
+    o["slice_pitch_bytes"] = t.slice_pitch;
+    o["format"] = {{"type", types[int(t.type)]}, {"channels", t.channels}};
+    o["read_mode"] = t.read == isa::read_mode::element ? "element" : "normalized_float";
+    if (t.kind == isa::object_kind::surface) return o;
+    if (t.cubemap) o["cubemap"] = true;
+    json address = json::array();
+    for (uint32_t i = 0; i < t.dims; ++i) address.push_back(modes[int(t.address[i])]);
+    o["address_mode"] = address;
+    o["filter"] = t.filter == isa::filter_mode::point ? "point" : "linear";
+    o["normalized_coords"] = t.normalized_coords;
+    json border = json::array();
+    for (uint32_t i = 0; i < t.channels; ++i) {
+        float f;
+        std::memcpy(&f, &t.border[i], 4);
+        if (t.returns_float()) border.push_back(double(f));
+        else if (t.type == isa::texel_type::s8 || t.type == isa::texel_type::s16 || t.type == isa::texel_type::s32)
+            border.push_back(int32_t(t.border[i]));
+        else border.push_back(t.border[i]);
+    }
+    o["border_color"] = border;
+    return o;
 }
 
 } // namespace
@@ -189,6 +226,7 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
 
     // The arguments, each as the launch file writes it.
     json args = json::array();
+    json objects = json::object();  // "textures" and "surfaces" the arguments name
     const isa::exec_function& code = *f.code;
     for (size_t i = 0; i < code.params.size(); ++i) {
         const auto& prm = code.params[i];
@@ -203,10 +241,20 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
                     args.push_back(a);
                     continue;
                 }
-                if (dev.texture_object(word))
-                    p->notes.push_back(fmt::format("argument {} is texture or surface object {:#x}: launch files make those over "
-                                                   "their own buffers, so the replay does not have it",
+                if (const isa::texture_object* t = dev.texture_object(word)) {
+                    // Over the allocation holding its texels, taken like any other.
+                    auto under = refer(t->base);
+                    if (under && !under->symbol) {
+                        const bool texture = t->kind == isa::object_kind::texture;
+                        const std::string name = fmt::format("{}{}", texture ? "tex" : "surf", i);
+                        objects[texture ? "textures" : "surfaces"][name] = object_spec(*t, under->name, under->offset);
+                        args.push_back({{texture ? "texture" : "surface", name}});
+                        continue;
+                    }
+                    p->notes.push_back(fmt::format("argument {} is texture or surface object {:#x} over memory the recording "
+                                                   "cannot take: recorded as its handle, which the replay does not have",
                                                    i, word));
+                }
             }
             const auto& decls = f.kernel.function->params;
             args.push_back(scalar_arg(decls.size() == code.params.size() ? &decls[uint32_t(i)] : nullptr, prm.size, word));
@@ -282,6 +330,7 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
     p->file["comment"] = fmt::format("recorded by ptxsim exec --record: launch #{} of {}", launch_number, kernel);
     p->file["module"] = "../modules/" + module_file;
     if (!buffers.empty()) p->file["buffers"] = buffers;
+    for (const auto& [section, entries] : objects.items()) p->file[section] = entries;
     if (!symbols.empty()) p->file["symbols"] = symbols;
     p->file["launches"] = json::array({launch});
     return p;

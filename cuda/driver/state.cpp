@@ -10,6 +10,7 @@
 
 #include "cuda/driver/array_object.hpp"
 #include "cuda/driver/checking.hpp"
+#include "cuda/driver/profiling.hpp"
 #include "cuda/driver/recording.hpp"
 #include "cuda/fatbin.hpp"
 #include "memory/global_memory.hpp"
@@ -98,9 +99,10 @@ void state::note_unserved(const std::string& name, const std::string& why) {
                      name, why.empty() ? "" : ": ", why));
 }
 
-void state::summarise() const {
+void state::summarise() {
     if (program_checking* c = program_checking::get()) c->finish();
     if (const launch_recording* r = launch_recording::get()) r->finish();
+    if (program_profiling* p = program_profiling::get()) p->finish(*this);
     if (unserved_.empty()) return;
     std::fprintf(stderr, "ptxsim: the program called %zu CUDA function(s) ptxsim does not serve: %s\n",
                  unserved_.size(), fmt::format("{}", fmt::join(unserved_, ", ")).c_str());

@@ -47,6 +47,7 @@ struct event_object {
     unsigned flags = 0;
     bool recorded = false;
     std::chrono::steady_clock::time_point when;
+    double simulated_ms = 0;  // under ptxsim prof: the simulated GPU's time line
 };
 
 // Memory host code and kernels share at one address: pinned host memory
@@ -110,7 +111,7 @@ public:
     // Messages for the user (stderr, prefixed "ptxsim: ").
     void warn(const std::string& message);
     // Summary at exit when something was not served.
-    void summarise() const;
+    void summarise();
 
     // Loads a fatbinary (or PTX text) image into a module.
     CUresult load_image(const void* image, module_object*& out);

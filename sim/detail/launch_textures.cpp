@@ -41,8 +41,8 @@ public:
         if (!o.is_object()) return fail(name, "must be an object");
         const bool tex = kind_ == isa::object_kind::texture;
         for (auto& [k, v] : o.items()) {
-            const bool common = k == "buffer" || k == "dims" || k == "layers" || k == "pitch_bytes" || k == "slice_pitch_bytes" ||
-                                k == "format" || k == "read_mode" || k == "comment";
+            const bool common = k == "buffer" || k == "offset" || k == "dims" || k == "layers" || k == "pitch_bytes" ||
+                                k == "slice_pitch_bytes" || k == "format" || k == "read_mode" || k == "comment";
             const bool sampling = k == "address_mode" || k == "filter" || k == "normalized_coords" || k == "border_color" ||
                                   k == "cubemap";
             if (!common && !(tex && sampling)) fail(k, fmt::format("unknown key '{}'", k));
@@ -57,6 +57,10 @@ public:
         for (const auto& b : f_.buffers)
             if (b.name == s.buffer) buffer = &b;
         if (!buffer) return fail("buffer", fmt::format("unknown buffer '{}'", s.buffer));
+        if (o.contains("offset")) {
+            if (!o["offset"].is_number_unsigned()) return fail("offset", "\"offset\" is a byte count");
+            s.offset = o["offset"];
+        }
         if (!dims(o, t) || !format(o, t) || !modes(o, t)) return;
         const uint64_t tb = t.texel_bytes();
         const uint64_t rows = t.dims >= 2 ? t.height : t.layers ? t.layers : 1;
@@ -73,8 +77,8 @@ public:
         uint64_t bytes = 0;
         if (std::string why = check_texture_layout(t, bytes); !why.empty()) return fail(name, why);
         const uint64_t have = buffer->count * buffer->elem_bytes;
-        if (bytes > have)
-            return fail("buffer", fmt::format("its texels span {} bytes; buffer '{}' has {}", bytes, s.buffer, have));
+        if (bytes > have || s.offset > have - bytes)
+            return fail("buffer", fmt::format("its texels span {} bytes from byte {}; buffer '{}' has {}", bytes, s.offset, s.buffer, have));
         f_.textures.push_back(std::move(s));
     }
 

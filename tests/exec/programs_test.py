@@ -56,6 +56,8 @@ CASES = {
                           ["1 launch recorded"]),
     "record_graphs": ("graphs.cu", ["-arch=sm_90a"], ["--record", "{record}"], [], 0, ["PASSED"],
                       ["launches recorded"]),
+    "record_textures": ("textures.cu", ["-arch=sm_90a"], ["--record", "{record}"], [], 0, ["PASSED"],
+                        ["launches recorded"]),
     "record_memory_kinds": ("memory_kinds.cu", ["-arch=sm_90a"], ["--record", "{record}"], [], 0, ["PASSED"],
                             ["launches recorded"]),
     "sass_only_refused": ("vector_add.cu", ["-gencode", "arch=compute_90a,code=sm_90a"], [], [], 2, [],

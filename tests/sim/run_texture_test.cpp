@@ -50,7 +50,10 @@ TEST(run_textures, mistakes_in_objects_are_located) {
     refused("ptxsim_tex_buf.json", "\"textures\": {\"t\": {\"buffer\": \"nope\", \"dims\": [4], \"format\": {\"type\": \"f32\"}}}",
             good_args, 3, "texture 't': unknown buffer 'nope'");
     refused("ptxsim_tex_size.json", "\"textures\": {\"t\": {\"buffer\": \"img\", \"dims\": [4, 5], \"format\": {\"type\": \"f32\"}}}",
-            good_args, 3, "texture 't': its texels span 80 bytes; buffer 'img' has 64");
+            good_args, 3, "texture 't': its texels span 80 bytes from byte 0; buffer 'img' has 64");
+    refused("ptxsim_tex_offset.json",
+            "\"textures\": {\"t\": {\"buffer\": \"img\", \"offset\": 4, \"dims\": [4, 4], \"format\": {\"type\": \"f32\"}}}", good_args, 3,
+            "texture 't': its texels span 64 bytes from byte 4; buffer 'img' has 64");
     refused("ptxsim_tex_mode.json",
             "\"textures\": {\"t\": {\"buffer\": \"img\", \"dims\": [4],\n \"format\": {\"type\": \"f32\"}, \"address_mode\": \"repeat\"}}",
             good_args, 4,

@@ -28,6 +28,9 @@ int cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes);
 int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                    unsigned shared, void* stream, void** params, void** extra);
 int cuCtxSynchronize();
+int cuEventCreate(void** event, unsigned flags);
+int cuEventRecord(void* event, void* stream);
+int cuEventElapsedTime(float* ms, void* start, void* end);
 }
 
 namespace {
@@ -105,6 +108,10 @@ int main(int argc, char** argv) {
         int n;
     } lists = {{da, db}, n};
     float scale = 3.0f;
+    void *started = nullptr, *ended = nullptr;
+    CHECK(cuEventCreate(&started, 0));
+    CHECK(cuEventCreate(&ended, 0));
+    CHECK(cuEventRecord(started, nullptr));
     void* gather_params[] = {&lists, &chain, &scale};
     CHECK(cuLaunchKernel(gather, (n + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, gather_params, nullptr));
     // A pointer argument to a module variable: d_bias doubles (2.5 -> 5).
@@ -115,7 +122,11 @@ int main(int argc, char** argv) {
     int count = n;
     void* twice_params[] = {&out, &count};
     CHECK(cuLaunchKernel(twice, (n + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr, twice_params, nullptr));
+    CHECK(cuEventRecord(ended, nullptr));
     CHECK(cuCtxSynchronize());
+    float ms = 0;
+    CHECK(cuEventElapsedTime(&ms, started, ended));
+    std::printf("kernels took %.6f ms\n", ms);
 
     std::vector<float> got(n);
     CHECK(cuMemcpyDtoH_v2(got.data(), out, n * sizeof(float)));

@@ -1,0 +1,132 @@
+#include "cuda/driver/profiling.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cuda/driver/state.hpp"
+#include "parser/source.hpp"
+#include "sim/timing/register_counts.hpp"
+#include "sim/timing/report.hpp"
+#include "sim/timing/timing_model.hpp"
+#include "sim/timing/trace.hpp"
+
+namespace ptxsim::cuda::driver {
+namespace {
+
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+void write_or_warn(state& st, const std::string& path, const std::string& text, const char* what) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out) st.warn(fmt::format("prof: cannot write the {} to {}", what, path));
+}
+
+} // namespace
+
+program_profiling* program_profiling::get() {
+    static program_profiling* made = []() -> program_profiling* {
+        if (env("PTXSIM_PROF") != "1") return nullptr;
+        auto* p = new program_profiling();  // lives to the end of the process
+        p->report_path_ = env("PTXSIM_PROF_REPORT");
+        p->trace_path_ = env("PTXSIM_PROF_TRACE");
+        p->svg_path_ = env("PTXSIM_PROF_SVG");
+        p->json_ = env("PTXSIM_PROF_JSON") == "1";
+        if (const std::string l = env("PTXSIM_PROF_LINES"); !l.empty()) p->lines_ = std::strtoull(l.c_str(), nullptr, 10);
+        if (const std::string w = env("PTXSIM_PROF_SAMPLE"); !w.empty()) p->sample_ = uint32_t(std::strtoul(w.c_str(), nullptr, 10));
+        return p;
+    }();
+    return made;
+}
+
+// ptxas -v on the module's PTX, once per module; else the driver's estimate.
+uint32_t program_profiling::registers(state& st, const function_object& f) {
+    const size_t module = f.module->index;
+    if (!ptxas_looked_) {
+        ptxas_path_ = sim::timing::find_ptxas();
+        ptxas_looked_ = true;
+        if (ptxas_path_.empty())
+            st.warn("prof: ptxas not found: registers per thread are estimated from the PTX (25% from ptxas on average), so "
+                    "occupancy may differ from the GPU's");
+    }
+    if (!ptxas_path_.empty() && !ptxas_.count(module)) {
+        auto& regs = ptxas_[module];
+        if (const parser::source_file* src = st.device().module_source(module)) {
+            const auto path = std::filesystem::temp_directory_path() / fmt::format("ptxsim-prof-{}-m{}.ptx", getpid(), module);
+            std::ofstream(path, std::ios::binary) << src->text();
+            std::string why;
+            regs = sim::timing::ptxas_registers(ptxas_path_, path.string(), why);
+            std::filesystem::remove(path);
+            if (!why.empty()) st.warn(fmt::format("prof: {}; its kernels' registers are estimated from the PTX", why));
+        }
+    }
+    if (auto m = ptxas_.find(module); m != ptxas_.end())
+        if (auto k = m->second.find(f.kernel.name); k != m->second.end() && k->second) return k->second;
+    return 0;  // the launch estimates them (launch_options::estimate_registers)
+}
+
+void program_profiling::attach(state& st, const function_object& f, sim::launch_options& o) {
+    if (!timing_) {
+        timing_ = std::make_unique<sim::timing::timing_model>(st.model());
+        clock_mhz_ = st.model().clock_mhz;
+    }
+    o.observer = timing_.get();
+    o.schedule = timing_.get();
+    o.sample_waves = sample_;
+    o.registers_per_thread = registers(st, f);
+    o.estimate_registers = true;
+    o.stream = 0;  // one time line: stream dependencies through events and the host are not modelled
+}
+
+double program_profiling::now_ms() const {
+    if (!timing_) return 0;
+    uint64_t end = 0;
+    for (const auto& p : timing_->launches()) end = std::max(end, p.start + p.cycles);  // as the report's "end at cycle"
+    return double(end) / (clock_mhz_ * 1000.0);
+}
+
+void program_profiling::finish(state& st) {
+    if (finished_) return;
+    finished_ = true;
+    const models::gpu_model& m = st.model();
+    if (!timing_ || timing_->launches().empty()) {
+        st.warn("prof: the program launched no kernel");
+        return;
+    }
+    const auto& launches = timing_->launches();
+    std::ostringstream out;
+    if (json_) {
+        out << sim::timing::to_json(launches, m) << '\n';
+    } else {
+        std::set<std::string> estimated;
+        uint64_t end = 0;
+        for (size_t i = 0; i < launches.size(); ++i) {
+            const auto& p = launches[i];
+            out << fmt::format("\n==== launch #{} of {}\n", i + 1, p.kernel);
+            sim::timing::print_text(out, p, m, lines_);
+            if (p.registers_estimated) estimated.insert(p.kernel);
+            end = std::max(end, p.start + p.cycles);
+        }
+        out << fmt::format("\nprogram: {} launch{} end at cycle {} ({:.2f} us of simulated GPU time, launch overheads included)\n",
+                           launches.size(), launches.size() == 1 ? "" : "es", end, double(end) / m.clock_mhz);
+        for (const auto& k : estimated)
+            out << fmt::format("note: {}: registers per thread estimated from the PTX, not ptxas\n", k);
+    }
+    if (report_path_.empty()) std::cerr << out.str();
+    else write_or_warn(st, report_path_, out.str(), "report");
+    if (!trace_path_.empty()) write_or_warn(st, trace_path_, sim::timing::chrome_trace(launches, m, timing_->memory()), "trace");
+    if (!svg_path_.empty()) write_or_warn(st, svg_path_, sim::timing::svg_timeline(launches, m), "timeline");
+}
+
+} // namespace ptxsim::cuda::driver
