@@ -36,7 +36,7 @@ const std::set<std::string> options_with_value = {"--tool", "--report-json", "--
 // which writes the findings as JSON at exit; the exit status follows them.
 int check_program(const std::vector<std::string>& program, const std::string& model, const std::vector<std::string>& tools,
                   const check::checker_options& o, uint64_t print_limit, uint64_t budget, const std::string& json_path,
-                  int error_exitcode) {
+                  int error_exitcode, const std::vector<std::pair<std::string, std::string>>& exploring) {
     const auto report = std::filesystem::temp_directory_path() / fmt::format("ptxsim-check-{}.json", getpid());
     program_launch p;
     p.who = "ptxsim check";
@@ -52,6 +52,7 @@ int check_program(const std::vector<std::string>& program, const std::string& mo
              {"PTXSIM_CHECK_OPTIONS", fmt::format("volatile={},warp_sync={},only_intra_warp={},cuda_barrier_rule={}",
                                                   volatile_names[int(o.volatile_reading)], int(o.warp_synchronous),
                                                   int(o.only_intra_warp), int(o.cuda_barrier_rule))}};
+    p.env.insert(p.env.end(), exploring.begin(), exploring.end());
     std::filesystem::remove(report);
     const int status = run_program(p);
     std::ifstream in(report);
@@ -155,6 +156,9 @@ int cmd_check(const std::vector<std::string>& raw_args) {
         "two fault-free runs whose buffers differ give an output-depends-on-schedule\n"
         "error at the instruction that last wrote the first differing byte.\n"
         "--replay S runs the schedule of seed S alone, with the same findings and bits.\n"
+        "With a PROGRAM, both work per launch: each launch runs in the program as\n"
+        "usual and its recording (as `ptxsim exec --record` writes it) is explored, or\n"
+        "replayed under seed S; what only a schedule shows joins the report.\n"
         "--volatile-model says how .volatile is read. auto (the default) decides per\n"
         "instruction: a volatile access nvcc compiled from CUDA C++ gives lanes of a warp\n"
         "no ordering (the pre-Volta warp-synchronous reduction is an intra-warp hazard),\n"
@@ -256,11 +260,11 @@ int cmd_check(const std::vector<std::string>& raw_args) {
     if (checker_opts.cuda_barrier_rule && !running("synccheck"))
         std::cerr << "ptxsim check: note: --cuda-barrier-rule is a synccheck option; synccheck is not running\n";
     if (!program.empty()) {
-        if (vm.count("schedules") || vm.count("replay")) {
-            std::cerr << "ptxsim check: --schedules and --replay run launch files; on a program they are not served yet\n";
-            return exit_usage;
-        }
-        return check_program(program, model_path, run_tools, checker_opts, print_limit, budget, json_path, error_exitcode);
+        std::vector<std::pair<std::string, std::string>> exploring;
+        if (vm.count("schedules"))
+            exploring = {{"PTXSIM_CHECK_SCHEDULES", std::to_string(schedules)}, {"PTXSIM_CHECK_SEED", std::to_string(seed)}};
+        if (vm.count("replay")) exploring = {{"PTXSIM_CHECK_REPLAY", std::to_string(replay)}};
+        return check_program(program, model_path, run_tools, checker_opts, print_limit, budget, json_path, error_exitcode, exploring);
     }
     if (model_path.empty()) model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
     parser::diagnostics d;

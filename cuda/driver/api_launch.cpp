@@ -14,6 +14,7 @@
 #include "cuda/driver/profiling.hpp"
 #include "cuda/driver/recording.hpp"
 #include "cuda/driver/state.hpp"
+#include "parser/source.hpp"
 
 namespace ptxsim::cuda::driver {
 namespace {
@@ -78,15 +79,25 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
     const std::string launch_name = fmt::format("in launch #{} of {} <<<({},{},{}),({},{},{})>>>", ++st.launches,
                                                 f->kernel.name, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y,
                                                 s.block.z);
+    // --record, and check --schedules/--replay (which explores the launch's recording).
+    const recorded_launch_shape shape{s.grid, s.block, s.cluster, s.shared, s.cooperative};
     launch_recording* recording = launch_recording::get();
-    launch_recording::pending_ptr recorded;
-    if (recording)
-        recorded = recording->before(st, *f, {s.grid, s.block, s.cluster, s.shared, s.cooperative}, buffer, st.launches);
+    launch_recording* exploring = checking ? checking->explorer() : nullptr;
+    launch_recording::pending_ptr recorded, explored;
+    if (recording) recorded = recording->before(st, *f, shape, buffer, st.launches);
+    if (exploring) explored = exploring->before(st, *f, shape, buffer, st.launches);
     parser::diagnostics d;
     std::fflush(stdout);  // the host's output so far comes before the kernel's
     sim::launch_result r = st.device().launch(f->kernel, s.grid, s.block, s.shared, buffer, o, d);
     if (recording) recording->after(st, std::move(recorded), r);
     if (checking) checking->name_launch(findings_before, launch_name);
+    if (exploring && r.ok && !r.fault) {
+        const std::string file = exploring->after(st, std::move(explored), r);
+        const parser::source_file* source = st.device().module_source(f->module->index);
+        if (!file.empty() && source)
+            checking->explore(st.model(), file, source->name(), launch_recording::module_file(f->module->index, source->name()),
+                              launch_name);
+    }
     if (r.fault) {
         // Under memcheck the fault is a finding (reported at exit); otherwise it is told here.
         if (!checking || !checking->memcheck())

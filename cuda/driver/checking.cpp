@@ -1,13 +1,21 @@
 #include "cuda/driver/checking.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "check/explore_check.hpp"
+#include "cuda/driver/recording.hpp"
 #include "sim/events.hpp"
+#include "sim/launch_file.hpp"
 
 namespace ptxsim::cuda::driver {
 namespace {
@@ -37,6 +45,20 @@ check::checker_options options_from(const std::string& text) {
     return o;
 }
 
+// The program and its arguments, as the user would type them again.
+std::string command_line() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), out;
+    for (size_t at = 0; at < all.size();) {
+        const size_t end = all.find('\0', at);
+        std::string word = all.substr(at, end - at);
+        const bool plain = !word.empty() && word.find_first_of(" \t'\"$\\") == std::string::npos;
+        out += (out.empty() ? "" : " ") + (plain ? word : "'" + word + "'");
+        at = end == std::string::npos ? all.size() : end + 1;
+    }
+    return out;
+}
+
 } // namespace
 
 program_checking* program_checking::get() {
@@ -45,6 +67,7 @@ program_checking* program_checking::get() {
         if (tools.empty()) return nullptr;
         auto* c = new program_checking();  // lives to the end of the process
         const check::checker_options o = options_from(env("PTXSIM_CHECK_OPTIONS"));
+        c->options_ = o;
         std::stringstream in(tools);
         for (std::string name; std::getline(in, name, ',');) {
             auto checker = check::make_checker(name, c->report_, o);
@@ -60,6 +83,10 @@ program_checking* program_checking::get() {
         if (const std::string limit = env("PTXSIM_CHECK_PRINT_LIMIT"); !limit.empty())
             c->print_limit_ = std::strtoull(limit.c_str(), nullptr, 10);
         c->json_path_ = env("PTXSIM_CHECK_REPORT");
+        if (const std::string n = env("PTXSIM_CHECK_SCHEDULES"); !n.empty()) c->schedules_ = uint32_t(std::strtoul(n.c_str(), nullptr, 10));
+        if (const std::string n = env("PTXSIM_CHECK_SEED"); !n.empty()) c->seed_ = std::strtoull(n.c_str(), nullptr, 10);
+        if (const std::string n = env("PTXSIM_CHECK_REPLAY"); !n.empty()) c->replay_ = std::strtoull(n.c_str(), nullptr, 10);
+        if (const std::string n = env("PTXSIM_MAX_INSTRUCTIONS"); !n.empty()) c->max_instructions_ = std::strtoull(n.c_str(), nullptr, 10);
         return c;
     }();
     return made;
@@ -73,6 +100,68 @@ void program_checking::written(uint64_t address, uint64_t bytes) { all_.host_wri
 
 void program_checking::name_launch(size_t first, const std::string& launch) { report_.annotate(first, launch); }
 
+launch_recording* program_checking::explorer() {
+    if (!schedules_ && !replay_) return nullptr;
+    if (!explorer_) {
+        explore_dir_ = (std::filesystem::temp_directory_path() / fmt::format("ptxsim-check-launches-{}", getpid())).string();
+        explorer_ = std::make_unique<launch_recording>(explore_dir_);
+    }
+    return explorer_.get();
+}
+
+void program_checking::explore(const models::gpu_model& model, const std::string& path, const std::string& module_name,
+                               const std::string& recorded_module, const std::string& launch) {
+    parser::diagnostics d;
+    auto file = sim::read_launch_file(path, d);
+    if (!file) {
+        std::cerr << fmt::format("ptxsim: check: {}: its recording does not read back, so it is not explored\n", launch);
+        return;
+    }
+    check::schedule_check_settings s;
+    s.tools = tools_;
+    s.options = options_;
+    s.run.options.max_warp_instructions = max_instructions_;
+    s.seed = seed_;
+    s.schedules = schedules_;
+    check::report found;
+    std::ostringstream out, err;
+    if (replay_) check::check_replay(model, *file, s, *replay_, found, out, err);
+    else check::check_schedules(model, *file, s, found, out, err);
+    // Findings the program's own run did not have: under a schedule only.
+    const size_t first = report_.findings().size();
+    // The recording is temporary: findings name the program's module and
+    // say how to replay the schedule on the program.
+    const std::string recorded_path =
+        (std::filesystem::path(path).parent_path().parent_path() / "modules" / recorded_module).string();
+    auto rename = [&](std::string& text) {
+        for (size_t at = text.find(recorded_path); at != std::string::npos; at = text.find(recorded_path, at + module_name.size()))
+            text.replace(at, recorded_path.size(), module_name);
+    };
+    for (check::finding f : found.findings()) {
+        for (std::string* file_name : {&f.ptx_file, &f.other_ptx_file})
+            if (std::filesystem::path(*file_name).filename() == recorded_module) *file_name = module_name;
+        for (std::string& line : f.details) {
+            rename(line);
+            if (line.rfind("replay it with: ptxsim check --replay ", 0) == 0) {
+                const std::string seed = line.substr(38, line.find(' ', 38) - 38);
+                line = fmt::format("replay it with: ptxsim check --tool {} --replay {} {}", fmt::join(tools_, ","), seed,
+                                   command_line());
+            }
+        }
+        bool known = false;
+        for (const auto& g : report_.findings()) known = known || check::same_finding(g, f);
+        if (!known) report_.add(std::move(f));
+    }
+    name_launch(first, launch);
+    if (!replay_) {
+        std::string summary = out.str();
+        while (!summary.empty() && summary.back() == '\n') summary.pop_back();
+        if (!summary.empty()) std::cerr << fmt::format("ptxsim: check: {}: {}\n", launch, summary);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(std::filesystem::path(path).parent_path(), ec);
+}
+
 void program_checking::finish() {
     if (finished_) return;
     finished_ = true;
@@ -82,6 +171,10 @@ void program_checking::finish() {
     report_.print_text(text, print_limit_);
     std::cerr << "========= ptxsim check\n" << text.str();
     if (!json_path_.empty()) std::ofstream(json_path_) << report_.json(tools_);
+    if (!explore_dir_.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(explore_dir_, ec);
+    }
 }
 
 } // namespace ptxsim::cuda::driver

@@ -7,13 +7,17 @@
 // sets the exit status from them.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "check/checker.hpp"
 #include "check/report.hpp"
+#include "models/model.hpp"
 
 namespace ptxsim::cuda::driver {
+
+class launch_recording;
 
 class program_checking {
 public:
@@ -33,6 +37,18 @@ public:
     // At exit: the checkers' last word (leaks), the report, the JSON.
     void finish();
 
+    // --schedules N / --replay S (PTXSIM_CHECK_SCHEDULES, _SEED, _REPLAY):
+    // each launch runs in the program as usual, with the checkers, and is
+    // also recorded (cuda/driver/recording.hpp) so that its replay can be
+    // explored under N seeded schedules (or run under seed S) with fresh
+    // checkers; the findings that only a schedule shows, and outputs that
+    // depend on the schedule, join the program's report.
+    launch_recording* explorer();  // null when neither option is given
+    // `recorded_module`: the file name the recording gave the kernel's
+    // module, named back to `module_name` in the findings.
+    void explore(const models::gpu_model& model, const std::string& launch_file, const std::string& module_name,
+                 const std::string& recorded_module, const std::string& launch);
+
 private:
     program_checking() = default;
     check::report report_;
@@ -43,6 +59,13 @@ private:
     uint64_t print_limit_ = 100;
     std::string json_path_;
     bool finished_ = false;
+    check::checker_options options_;
+    uint32_t schedules_ = 0;
+    uint64_t seed_ = 0;
+    std::optional<uint64_t> replay_;
+    uint64_t max_instructions_ = 2'000'000'000;
+    std::unique_ptr<launch_recording> explorer_;
+    std::string explore_dir_;
 };
 
 } // namespace ptxsim::cuda::driver

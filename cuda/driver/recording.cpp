@@ -156,6 +156,10 @@ launch_recording* launch_recording::get() {
 
 void launch_recording::pending_deleter::operator()(pending* p) const { delete p; }
 
+std::string launch_recording::module_file(size_t module, const std::string& name) {
+    return fmt::format("m{}-{}", module, file_safe(name));
+}
+
 launch_recording::pending_ptr launch_recording::before(state& st, const function_object& f,
                                                                     const recorded_launch_shape& shape,
                                                                     const std::vector<uint8_t>& params,
@@ -180,7 +184,7 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
 
     // The module's PTX, once per module, shared by its launches.
     const parser::source_file* source = dev.module_source(module);
-    const std::string module_file = fmt::format("m{}-{}", module, file_safe(source ? source->name() : "module.ptx"));
+    const std::string module_file = launch_recording::module_file(module, source ? source->name() : "module.ptx");
     if (!modules_written_.count(module) && source) {
         write_file(fs::path(dir_) / "modules" / module_file, source->text().data(), source->text().size());
         modules_written_.insert(module);
@@ -336,8 +340,8 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
     return p;
 }
 
-void launch_recording::after(state& st, pending_ptr p, const sim::launch_result& r) {
-    if (!p) return;
+std::string launch_recording::after(state& st, pending_ptr p, const sim::launch_result& r) {
+    if (!p) return "";
     sim::device& dev = st.device();
     json expect = json::object();
     if (r.fault) {
@@ -367,9 +371,10 @@ void launch_recording::after(state& st, pending_ptr p, const sim::launch_result&
     out << p->file.dump(1) << "\n";
     if (!out) {
         st.warn("--record: cannot write " + file.string());
-        return;
+        return "";
     }
     if (!recorded_++) first_file_ = file.string();
+    return file.string();
 }
 
 void launch_recording::finish() const {

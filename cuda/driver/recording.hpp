@@ -51,10 +51,17 @@ public:
     // recorded (another kernel, or past the maximum).
     pending_ptr before(state& st, const function_object& f, const recorded_launch_shape& shape,
                                     const std::vector<uint8_t>& params, uint64_t launch_number);
-    // After it ran: what it changed, and the launch file.
-    void after(state& st, pending_ptr p, const sim::launch_result& r);
+    // After it ran: what it changed, and the launch file. Returns the
+    // launch file's path ("" when none was written).
+    std::string after(state& st, pending_ptr p, const sim::launch_result& r);
     // At exit: where the launch files are.
     void finish() const;
+    // The file name a module's PTX gets under DIR/modules/.
+    static std::string module_file(size_t module, const std::string& name);
+
+    // A recording into `dir` of every launch, for the driver's own use
+    // (`ptxsim check --schedules` explores each launch's replay).
+    explicit launch_recording(std::string dir) : dir_(std::move(dir)), max_(UINT64_MAX) {}
 
 private:
     launch_recording() = default;

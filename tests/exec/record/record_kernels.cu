@@ -29,3 +29,11 @@ extern "C" __global__ void twice(float* x, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] *= 2;
 }
+
+// A shared-memory race whose output depends on the schedule (a neighbour's
+// element read without __syncthreads), for check --schedules on a program.
+extern "C" __global__ void shift_racy(const int* in, int* out) {
+    __shared__ int tile[128];
+    tile[threadIdx.x] = in[threadIdx.x];
+    out[threadIdx.x] = tile[(threadIdx.x + 1) % 128];
+}

@@ -1,7 +1,7 @@
 // A driver-API program built by the host compiler alone (no CUDA toolkit:
 // the few driver functions it calls are declared here), so that ptxsim
 // exec and --record are tested end to end on machines without nvcc.
-// Usage: record_probe KERNELS.ptx — loads record_kernels.ptx, sets up the
+// Usage: record_probe KERNELS.ptx [race] — loads record_kernels.ptx, sets up the
 // pointer-linked inputs of `gather`, runs it and `twice`, and checks the
 // result against the same arithmetic on the host; `twice` also doubles
 // d_bias through its address. Exit 0 and "PASSED".
@@ -55,8 +55,9 @@ CUdeviceptr upload(const std::vector<float>& v, int& status) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: record_probe KERNELS.ptx\n");
+    const bool race = argc == 3 && std::string(argv[2]) == "race";
+    if (argc != 2 && !race) {
+        std::fprintf(stderr, "usage: record_probe KERNELS.ptx [race]\n");
         return 2;
     }
     std::ifstream in(argv[1]);
@@ -74,6 +75,21 @@ int main(int argc, char** argv) {
     CHECK(cuModuleLoadData(&module, ptx.c_str()));
     CHECK(cuModuleGetFunction(&gather, module, "gather"));
     CHECK(cuModuleGetFunction(&twice, module, "twice"));
+    if (race) {  // shift_racy alone: its output depends on the schedule
+        void* shift = nullptr;
+        CHECK(cuModuleGetFunction(&shift, module, "shift_racy"));
+        std::vector<int> values(128);
+        for (int i = 0; i < 128; ++i) values[i] = i + 1;
+        CUdeviceptr in = 0, out = 0;
+        CHECK(cuMemAlloc_v2(&in, sizeof(int) * 128));
+        CHECK(cuMemAlloc_v2(&out, sizeof(int) * 128));
+        CHECK(cuMemcpyHtoD_v2(in, values.data(), sizeof(int) * 128));
+        void* params[] = {&in, &out};
+        CHECK(cuLaunchKernel(shift, 1, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr));
+        CHECK(cuCtxSynchronize());
+        std::printf("done\n");
+        return 0;
+    }
 
     constexpr int n = 300;
     std::vector<float> a(n), b(n), c0(n), c1(n);
