@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cuda/driver/api.hpp"
+#include "cuda/driver/call_site.hpp"
 #include "cuda/driver/checking.hpp"
 #include "cuda/driver/graphs.hpp"
 #include "cuda/driver/profiling.hpp"
@@ -76,7 +77,8 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
     if (checking) o.observer = checking->observer();
     if (program_profiling* profiling = program_profiling::get()) profiling->attach(st, *f, o);
     const size_t findings_before = checking ? checking->findings() : 0;
-    const std::string launch_name = fmt::format("in launch #{} of {} <<<({},{},{}),({},{},{})>>>", ++st.launches,
+    const std::vector<host_frame> stack = checking ? capture_host_stack() : std::vector<host_frame>{};
+    std::string launch_name = fmt::format("in launch #{} of {} <<<({},{},{}),({},{},{})>>>", ++st.launches,
                                                 f->kernel.name, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y,
                                                 s.block.z);
     // --record, and check --schedules/--replay (which explores the launch's recording).
@@ -90,6 +92,11 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
     std::fflush(stdout);  // the host's output so far comes before the kernel's
     sim::launch_result r = st.device().launch(f->kernel, s.grid, s.block, s.shared, buffer, o, d);
     if (recording) recording->after(st, std::move(recorded), r);
+    if (checking && (checking->findings() > findings_before || exploring)) {
+        // Named only where a finding needs it: addr2line runs once per call site.
+        if (const std::string site = checking->sites().describe(stack, f->kernel.name); !site.empty())
+            launch_name += ", called from " + site;
+    }
     if (checking) checking->name_launch(findings_before, launch_name);
     if (exploring && r.ok && !r.fault) {
         const std::string file = exploring->after(st, std::move(explored), r);

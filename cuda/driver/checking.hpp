@@ -13,6 +13,7 @@
 
 #include "check/checker.hpp"
 #include "check/report.hpp"
+#include "cuda/driver/call_site.hpp"
 #include "models/model.hpp"
 
 namespace ptxsim::cuda::driver {
@@ -34,6 +35,8 @@ public:
     // Findings so far, and naming the launch on those it added.
     size_t findings() const { return report_.findings().size(); }
     void name_launch(size_t first, const std::string& launch);
+    // The program's call that made a launch (host frames named on demand).
+    call_sites& sites() { return sites_; }
     // At exit: the checkers' last word (leaks), the report, the JSON.
     void finish();
 
@@ -60,6 +63,7 @@ private:
     std::string json_path_;
     bool finished_ = false;
     check::checker_options options_;
+    call_sites sites_;
     uint32_t schedules_ = 0;
     uint64_t seed_ = 0;
     std::optional<uint64_t> replay_;

@@ -23,6 +23,11 @@ TEST(check_program_schedules, output_depending_on_the_schedule_is_found_and_repl
     EXPECT_NE(r.err.find("Output depends on schedule"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("the outputs depend on the schedule"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("ptxsim-check-launches"), std::string::npos) << "no temporary path in the report:\n" << r.err;
+    // The launch is named with the program's call that made it (line
+    // tables when the probe has them, else the function and offset).
+    EXPECT_TRUE(std::regex_search(r.err, std::regex("in launch #1 of shift_racy <<<\\(1,1,1\\),\\(128,1,1\\)>>>, called from main "
+                                                    "(at [^ ]*record_probe.cpp:[0-9]+|\\(ptxsim_record_probe\\+0x[0-9a-f]+\\))")))
+        << r.err;
     std::smatch m;
     ASSERT_TRUE(std::regex_search(r.err, m, std::regex("replay it with: ptxsim check --tool racecheck --replay ([0-9]+) "))) << r.err;
     auto replay = run_ptxsim("check --tool racecheck --replay " + m[1].str() + " " + probe + " " + kernels + " race");
