@@ -152,6 +152,10 @@ int run_program(const program_launch& p) {
     if (bin.shared_runtime())
         if (std::string toolkit = toolkit_lib_dir(); !toolkit.empty()) libs += ":" + toolkit;
     setenv("LD_LIBRARY_PATH", prepend("LD_LIBRARY_PATH", libs).c_str(), 1);
+    // Programs that compile kernels with NVRTC and load the cubin get PTX
+    // instead (cuda/nvrtc_shim); inert for every other program.
+    if (const fs::path shim = fs::path(drivers) / "libptxsim_nvrtc.so"; fs::exists(shim))
+        setenv("LD_PRELOAD", prepend("LD_PRELOAD", shim.string()).c_str(), 1);
     setenv("PTXSIM_MODEL_FILE", fs::absolute(model_path).c_str(), 1);
     for (const auto& [name, value] : p.env) setenv(name.c_str(), value.c_str(), 1);
 
