@@ -912,6 +912,16 @@ private:
                         break;
                     }
             w.exited |= exited;
+            // A warp-synchronous instruction waits only for the members that
+            // have not exited (PTX ISA, sm_70 on): lanes waiting for these
+            // run their instruction again (their PC is still on it), and
+            // meet without them.
+            uint32_t retry = 0;
+            for (uint32_t lanes = w.sync_wait; lanes; lanes &= lanes - 1) {
+                const uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
+                if (w.sync_mask[l] & exited) retry |= 1u << l;
+            }
+            w.sync_wait &= ~retry;
             w.cta->exited_threads += static_cast<uint32_t>(__builtin_popcount(exited));
             release_barriers_if_possible(*w.cta);
             if (w.done()) wake_wgmma_sleepers(*w.cta); // a warp that left no longer holds back its warpgroup

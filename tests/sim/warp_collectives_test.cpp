@@ -361,6 +361,16 @@ TEST(warp_collectives, shfl_from_a_lane_outside_the_group_is_a_fault) {
     for (uint32_t l = 0; l < 16; ++l) EXPECT_EQ(out[l], l < 15 ? l + 1 : 15u) << l;
 }
 
+// From sm_70 a warp-synchronous instruction waits only for the members that
+// have not exited: lanes 16-31 branch past the vote and exit later, and
+// lanes 0-15, waiting for them, meet without them (HeCBench's jacobi).
+TEST(warp_collectives, members_that_exit_later_are_not_waited_for) {
+    auto out = run_body("mov.u32 %r1, %laneid;\nsetp.lt.u32 %p1, %r1, 16;\nmov.u32 %r4, 7;\n@!%p1 bra DONE;\n"
+                        "vote.sync.ballot.b32 %r4, %p1, -1;\nDONE:\nmul.wide.u32 %rd2, %r1, 4;\n"
+                        "add.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r4;", 32, 32);
+    for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(out[l], l < 16 ? 0xffffu : 7u) << l;
+}
+
 TEST(warp_collectives, lanes_that_never_arrive_deadlock) {
     // Lanes 0-15 vote naming all 32; lanes 16-31 wait at another vote.
     auto res = run_kernel_body(R"(
