@@ -8,14 +8,18 @@ usage: run_corpus.py CORPUS.json --source DIR [--ptxsim BIN] [--work DIR]
                      [--only NAME,...] [--timeout S] [--jobs N] [--markdown FILE]
 
 CORPUS.json: {"repository": "owner/name", "commit": "...",
-              "defaults": {"nvcc": [...], "include": [...], "timeout": s},
+              "defaults": {"nvcc": [...], "include": [...], "timeout": s,
+                           "fault_fails": true (a kernel fault ptxsim reports fails
+                           the program even when it exits 0; default false)},
               "programs": [{"name", "dir", "sources" (globs, default *.cu *.cpp),
-                            "nvcc" (extra options), "libs", "prebuild" (nvcc runs
+                            "nvcc" (extra options), "include" (more folders of the
+                            source tree to search for headers), "libs", "prebuild" (nvcc runs
                             that make files the program loads, e.g. ["-fatbin", "-o",
                             "k64.fatbin", "k.cu"], run in the sample's folder with
                             outputs in the work folder), "args", "timeout", "pass"
-                            (a string the output must hold), "expect" ("pass" or
-                            "fail: why")}]}
+                            (a string the output must hold), "fail" (a string the
+                            program's own output must not hold), "fault_fails",
+                            "expect" ("pass" or "fail: why")}]}
 The program runs in its work folder, where every file of its source folder
 is linked, so that it finds its data as it would in its own folder.
 Exit status 0 when every program whose "expect" is "pass" passed.
@@ -51,7 +55,7 @@ def run_one(p, corpus, a, nvcc):
     sources = []
     for g in p.get("sources", ["*.cu", "*.cpp"]):
         sources += sorted(glob.glob(os.path.join(src_dir, g)))
-    includes = [f"-I{os.path.join(a.source, i)}" for i in d.get("include", [])] + [f"-I{src_dir}"]
+    includes = [f"-I{os.path.join(a.source, i)}" for i in d.get("include", []) + p.get("include", [])] + [f"-I{src_dir}"]
     cmd = [nvcc, *d.get("nvcc", []), *p.get("nvcc", []), *includes, "-o", exe, *sources, *p.get("libs", [])]
     r = {"name": p["name"], "expect": p.get("expect", "pass")}
     for name in os.listdir(src_dir):
@@ -72,7 +76,7 @@ def run_one(p, corpus, a, nvcc):
         open(stamp, "w").write(" ".join(cmd))
     saved = os.path.join(out_dir, "result.json")
     if a.reuse and fresh and os.path.exists(saved):
-        return json.load(open(saved))
+        return dict(json.load(open(saved)), expect=r["expect"])
     if b.returncode != 0 or not sources:
         r.update(result="build failed", detail=((b.stderr or "") if b.stderr is not None else "").strip().splitlines()[-1:] or ["no sources"])
         return r
@@ -88,8 +92,14 @@ def run_one(p, corpus, a, nvcc):
     out = run.stdout + run.stderr
     unserved = sorted({l.split()[1] for l in run.stderr.splitlines()
                        if l.startswith("ptxsim: ") and "is not served" in l})
-    ok = run.returncode == 0 and (not p.get("pass") or p["pass"] in out)
+    own = "\n".join(l for l in out.splitlines() if not l.startswith("ptxsim:"))
+    faults = [l for l in run.stderr.splitlines() if l.startswith("ptxsim: kernel ") and l.endswith("faulted:")]
+    ok = (run.returncode == 0 and (not p.get("pass") or p["pass"] in out)
+          and (not p.get("fail") or p["fail"] not in own)
+          and not (faults and p.get("fault_fails", d.get("fault_fails", False))))
     r["result"] = "pass" if ok else f"fail (exit {run.returncode})"
+    if faults and p.get("fault_fails", d.get("fault_fails", False)):
+        r["result"] += ", kernel fault"
     if not ok:
         tail = [l for l in out.splitlines() if l.strip()][-4:]
         r["detail"] = tail

@@ -37,3 +37,11 @@ extern "C" __global__ void shift_racy(const int* in, int* out) {
     tile[threadIdx.x] = in[threadIdx.x];
     out[threadIdx.x] = tile[(threadIdx.x + 1) % 128];
 }
+
+// A long loop, for --max-instructions: n steps of a linear congruential
+// generator per thread.
+extern "C" __global__ void long_loop(unsigned* out, int n) {
+    unsigned a = threadIdx.x;
+    for (int i = 0; i < n; ++i) a = a * 1664525u + 1013904223u;
+    out[threadIdx.x] = a;
+}

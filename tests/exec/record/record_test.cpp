@@ -120,6 +120,20 @@ TEST(exec_record, kernel_filter_and_maximum) {
     fs::remove_all(none);
 }
 
+// --max-instructions: a launch past the budget stops, and the program sees
+// the launch timeout at its next call.
+TEST(exec_record, max_instructions_stops_a_long_launch) {
+    auto r = run_ptxsim("exec --max-instructions 100000 " + probe + " " + kernels + " long");
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("instruction budget"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("failed with CUDA error 702"), std::string::npos) << r.err;  // CUDA_ERROR_LAUNCH_TIMEOUT
+    auto whole = run_ptxsim("exec " + probe + " " + kernels + " long");  // the default budget is ample
+    EXPECT_EQ(whole.status, 0) << whole.err;
+    auto bad = run_ptxsim("exec --max-instructions lots " + probe + " " + kernels);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--max-instructions takes a positive count"), std::string::npos) << bad.err;
+}
+
 TEST(exec_record, usage_errors) {
     const fs::path used = fresh_dir("used");
     fs::create_directories(used);
