@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cuda/driver/recorded_values.hpp"
 #include "cuda/driver/state.hpp"
 #include "memory/global_memory.hpp"
 #include "isa/sem/texture_object.hpp"
@@ -58,71 +59,6 @@ bool write_file(const fs::path& p, const void* data, size_t bytes) {
 
 bool all_zero(const std::vector<uint8_t>& b) {
     return std::all_of(b.begin(), b.end(), [](uint8_t x) { return x == 0; });
-}
-
-// A scalar argument in its PTX type, so the launch file reads as the
-// source does ({"f32": 3} rather than bits); bits where a number would not
-// round-trip (NaN, infinities) or the type is not a launch-file one.
-json scalar_arg(const parser::var_decl* decl, uint32_t size, uint64_t bits) {
-    const std::string raw = fmt::format("b{}", size * 8);
-    if (!decl || decl->vec || decl->dims.size()) return {{raw, bits}};
-    const std::string type(parser::to_string(decl->type));
-    if (sim::type_bytes(type) != size) return {{raw, bits}};
-    if (type == "f32" || type == "f64") {
-        double v;
-        if (type == "f32") {
-            float f;
-            const uint32_t b = uint32_t(bits);
-            std::memcpy(&f, &b, 4);
-            v = f;
-        } else {
-            std::memcpy(&v, &bits, 8);
-        }
-        if (!std::isfinite(v)) return {{raw, bits}};
-        return {{type, v}};
-    }
-    if (type[0] == 's') {
-        const int shift = 64 - int(size) * 8;
-        return {{type, int64_t(bits << shift) >> shift}};
-    }
-    if (type[0] == 'u' || type[0] == 'b') return {{type, bits}};
-    return {{raw, bits}};
-}
-
-// A texture or surface object as the launch file's "textures"/"surfaces"
-// entry over `buffer` (docs/launch-file.md).
-json object_spec(const isa::texture_object& t, const std::string& buffer, uint64_t offset) {
-    static const char* types[] = {"u8", "s8", "u16", "s16", "u32", "s32", "f16", "f32"};
-    static const char* modes[] = {"wrap", "clamp", "mirror", "border"};
-    json o = {{"buffer", buffer}};
-    if (offset) o["offset"] = offset;
-    json dims = json::array({t.width});
-    if (t.dims >= 2) dims.push_back(t.height);
-    if (t.dims >= 3) dims.push_back(t.depth);
-    o["dims"] = dims;
-    if (t.layers) o["layers"] = t.layers;
-    o["pitch_bytes"] = t.pitch;
-    o["slice_pitch_bytes"] = t.slice_pitch;
-    o["format"] = {{"type", types[int(t.type)]}, {"channels", t.channels}};
-    o["read_mode"] = t.read == isa::read_mode::element ? "element" : "normalized_float";
-    if (t.kind == isa::object_kind::surface) return o;
-    if (t.cubemap) o["cubemap"] = true;
-    json address = json::array();
-    for (uint32_t i = 0; i < t.dims; ++i) address.push_back(modes[int(t.address[i])]);
-    o["address_mode"] = address;
-    o["filter"] = t.filter == isa::filter_mode::point ? "point" : "linear";
-    o["normalized_coords"] = t.normalized_coords;
-    json border = json::array();
-    for (uint32_t i = 0; i < t.channels; ++i) {
-        float f;
-        std::memcpy(&f, &t.border[i], 4);
-        if (t.returns_float()) border.push_back(double(f));
-        else if (t.type == isa::texel_type::s8 || t.type == isa::texel_type::s16 || t.type == isa::texel_type::s32)
-            border.push_back(int32_t(t.border[i]));
-        else border.push_back(t.border[i]);
-    }
-    o["border_color"] = border;
-    return o;
 }
 
 } // namespace
@@ -186,7 +122,10 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
     const parser::source_file* source = dev.module_source(module);
     const std::string module_file = launch_recording::module_file(module, source ? source->name() : "module.ptx");
     if (!modules_written_.count(module) && source) {
-        write_file(fs::path(dir_) / "modules" / module_file, source->text().data(), source->text().size());
+        if (!write_file(fs::path(dir_) / "modules" / module_file, source->text().data(), source->text().size())) {
+            st.warn(fmt::format("--record: cannot write the module {}", module_file));
+            return nullptr;
+        }
         modules_written_.insert(module);
     }
 
@@ -313,7 +252,11 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
             init = {{"fill", 0}};
         } else {
             const std::string data = file_safe(c.name, 80) + ".in";
-            write_file(p->folder / data, c.before.data(), c.before.size());
+            if (!write_file(p->folder / data, c.before.data(), c.before.size())) {
+                st.warn(fmt::format("--record: cannot write {} ({} bytes): launch #{} is not recorded", (p->folder / data).string(),
+                                    c.before.size(), launch_number));
+                return nullptr;
+            }
             init = {{"file", data}};
         }
         if (c.symbol) symbols[c.name] = init;
@@ -355,7 +298,10 @@ std::string launch_recording::after(state& st, pending_ptr p, const sim::launch_
             dev.global().copy_from_device(now.data(), c.address, now.size());
             if (now == c.before) continue;
             const std::string data = file_safe(c.name, 80) + ".expected";
-            write_file(p->folder / data, now.data(), now.size());
+            if (!write_file(p->folder / data, now.data(), now.size())) {
+                st.warn(fmt::format("--record: cannot write {}: its expectation is left out", (p->folder / data).string()));
+                continue;
+            }
             expect[c.name] = {{"file", data}, {"max_ulp", 0}};
         }
     }
