@@ -31,6 +31,7 @@ CASES = {
     "driver_api": ("driver_api.cpp", ["-lcuda"], [], [], 0,
                    ["device NVIDIA H800 (ptxsim) with 132 SMs", "PASSED: 0 of 100 wrong"], []),
     "nvrtc_cubin": ("nvrtc_cubin.cpp", ["-lcuda", "-lnvrtc"], [], [], 0, ["PASSED"], []),
+    "tensor_map": ("tensor_map.cu", ["-arch=sm_90a", "-std=c++17"], [], [], 0, ["PASSED"], []),
     "memory_kinds": ("memory_kinds.cu", ["-arch=sm_90a"], [], [], 0,
                      ["managed: ok (type 3)", "mapped: ok (type 1)", "async: ok",
                       "occupancy: 8 blocks of 256 per SM", "3d copy: ok", "PASSED"], []),
