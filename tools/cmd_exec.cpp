@@ -12,7 +12,7 @@ namespace ptxsim::tools {
 namespace {
 
 constexpr const char* synopsis =
-    "usage: ptxsim exec [--model h800|h100|h200|FILE] [--max-instructions N]\n"
+    "usage: ptxsim exec [--model h800|h100|h200|FILE] [--threads N] [--max-instructions N]\n"
     "                   [--record DIR [--record-kernel NAME] [--record-max N]] [--] PROGRAM [ARGS...]\n\n"
     "Runs a CUDA program built by nvcc (static or shared CUDA runtime, or the\n"
     "driver API) with its kernels on the simulated GPU: the PTX in the program's\n"
@@ -26,6 +26,8 @@ constexpr const char* synopsis =
     "                     changed: `ptxsim run` replays it (DIR must be new or empty)\n"
     "  --record-kernel NAME  record only kernels whose PTX name contains NAME\n"
     "  --record-max N     record at most N launches (default 100)\n"
+    "  --threads N        host threads per launch (default 1): CTAs run in parallel;\n"
+    "                     race-free kernels give the same bits on any number\n"
     "  --max-instructions N  stop a launch after N warp-instructions, a runaway kernel\n"
     "                     (default 2e9; the program then sees a launch timeout)\n"
     "  -h, --help         this text\n\n"
@@ -35,7 +37,7 @@ constexpr const char* synopsis =
 } // namespace
 
 int cmd_exec(const std::vector<std::string>& args) {
-    std::string model_name = "h800", record_dir, record_kernel, record_max, budget;
+    std::string model_name = "h800", record_dir, record_kernel, record_max, budget, threads;
     size_t i = 0;
     // "--name VALUE" or "--name=VALUE"; false with a message when the value is missing.
     auto value_of = [&](const std::string& name, std::string& out, bool& usage_error) {
@@ -62,7 +64,7 @@ int cmd_exec(const std::vector<std::string>& args) {
         bool usage_error = false;
         if (value_of("--model", model_name, usage_error) || value_of("--record", record_dir, usage_error) ||
             value_of("--record-kernel", record_kernel, usage_error) || value_of("--record-max", record_max, usage_error) ||
-            value_of("--max-instructions", budget, usage_error)) {
+            value_of("--max-instructions", budget, usage_error) || value_of("--threads", threads, usage_error)) {
             if (usage_error) return exit_usage;
             continue;
         }
@@ -92,6 +94,13 @@ int cmd_exec(const std::vector<std::string>& args) {
             return exit_usage;
         }
         p.env.push_back({"PTXSIM_MAX_INSTRUCTIONS", budget});
+    }
+    if (!threads.empty()) {
+        if (threads.find_first_not_of("0123456789") != std::string::npos || threads.size() > 4 || std::stoul(threads) == 0) {
+            std::cerr << fmt::format("ptxsim exec: --threads takes a positive count, not '{}'\n", threads);
+            return exit_usage;
+        }
+        p.env.push_back({"PTXSIM_THREADS", threads});
     }
     if (!record_dir.empty()) {
         namespace fs = std::filesystem;

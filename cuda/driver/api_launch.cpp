@@ -73,6 +73,8 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
         std::fflush(stdout);
     };
     o.max_warp_instructions = st.max_warp_instructions;
+    // Checkers and the timing model see one host thread's order of events.
+    o.threads = program_checking::get() || program_profiling::get() ? 1 : st.host_threads;
     program_checking* checking = program_checking::get();
     if (checking) o.observer = checking->observer();
     if (program_profiling* profiling = program_profiling::get()) profiling->attach(st, *f, o);

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -85,6 +86,7 @@ state::state() {
     device_limit_ = o.limit;
     device_ = std::make_unique<sim::device>(load_model_or_die(), o);
     if (const char* b = std::getenv("PTXSIM_MAX_INSTRUCTIONS"); b && *b) max_warp_instructions = std::strtoull(b, nullptr, 10);
+    if (const char* t = std::getenv("PTXSIM_THREADS"); t && *t) host_threads = std::max(1u, uint32_t(std::strtoul(t, nullptr, 10)));
     std::atexit([] { state::get().summarise(); });
 }
 

@@ -80,6 +80,7 @@ public:
     uint32_t stack_bytes = 1024;       // cudaLimitStackSize
     uint64_t heap_bytes = 8 << 20;     // cudaLimitMallocHeapSize
     uint64_t max_warp_instructions = 2'000'000'000;  // a runaway kernel stops here (PTXSIM_MAX_INSTRUCTIONS)
+    uint32_t host_threads = 1;  // host threads per launch (PTXSIM_THREADS); checking and profiling use one
     uint64_t launches = 0;
     uint64_t allocations = 0;
 

@@ -134,6 +134,16 @@ TEST(exec_record, max_instructions_stops_a_long_launch) {
     EXPECT_NE(bad.err.find("--max-instructions takes a positive count"), std::string::npos) << bad.err;
 }
 
+// --threads: CTAs on several host threads, the same results.
+TEST(exec_record, threads_run_the_program_with_the_same_results) {
+    auto r = run_ptxsim("exec --threads 3 " + probe + " " + kernels);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out;
+    auto bad = run_ptxsim("exec --threads 0 " + probe + " " + kernels);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--threads takes a positive count"), std::string::npos) << bad.err;
+}
+
 TEST(exec_record, usage_errors) {
     const fs::path used = fresh_dir("used");
     fs::create_directories(used);
