@@ -40,7 +40,14 @@ struct launch_shape {
 CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void** extra) {
     function_object* f = function_of(st, fn);
     if (!f) return CUDA_ERROR_INVALID_HANDLE;
-    if (s.grid.count() == 0 || s.block.count() == 0) return CUDA_ERROR_INVALID_VALUE;
+    if (s.grid.count() == 0 || s.block.count() == 0) {
+        // CUDA refuses it too; said here, since programs rarely check launches.
+        st.warn(fmt::format("launch of {} refused: {} ({},{},{}) has no {}; it returns CUDA_ERROR_INVALID_VALUE", f->kernel.name,
+                            s.grid.count() == 0 ? "grid" : "block", s.grid.count() == 0 ? s.grid.x : s.block.x,
+                            s.grid.count() == 0 ? s.grid.y : s.block.y, s.grid.count() == 0 ? s.grid.z : s.block.z,
+                            s.grid.count() == 0 ? "blocks" : "threads"));
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     const isa::exec_function& code = *f->code;
     std::vector<uint8_t> buffer(code.param_bytes, 0);
     if (params) {

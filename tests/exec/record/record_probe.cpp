@@ -1,7 +1,7 @@
 // A driver-API program built by the host compiler alone (no CUDA toolkit:
 // the few driver functions it calls are declared here), so that ptxsim
 // exec and --record are tested end to end on machines without nvcc.
-// Usage: record_probe KERNELS.ptx [race|long] — loads record_kernels.ptx, sets up the
+// Usage: record_probe KERNELS.ptx [race|long|empty] — loads record_kernels.ptx, sets up the
 // pointer-linked inputs of `gather`, runs it and `twice`, and checks the
 // result against the same arithmetic on the host; `twice` also doubles
 // d_bias through its address. Exit 0 and "PASSED".
@@ -57,8 +57,9 @@ CUdeviceptr upload(const std::vector<float>& v, int& status) {
 int main(int argc, char** argv) {
     const bool race = argc == 3 && std::string(argv[2]) == "race";
     const bool long_loop = argc == 3 && std::string(argv[2]) == "long";
-    if (argc != 2 && !race && !long_loop) {
-        std::fprintf(stderr, "usage: record_probe KERNELS.ptx [race|long]\n");
+    const bool empty = argc == 3 && std::string(argv[2]) == "empty";
+    if (argc != 2 && !race && !long_loop && !empty) {
+        std::fprintf(stderr, "usage: record_probe KERNELS.ptx [race|long|empty]\n");
         return 2;
     }
     std::ifstream in(argv[1]);
@@ -76,6 +77,14 @@ int main(int argc, char** argv) {
     CHECK(cuModuleLoadData(&module, ptx.c_str()));
     CHECK(cuModuleGetFunction(&gather, module, "gather"));
     CHECK(cuModuleGetFunction(&twice, module, "twice"));
+    if (empty) {  // a grid of no blocks, as a size computed as 0 gives: refused
+        CUdeviceptr out = 0;
+        CHECK(cuMemAlloc_v2(&out, 64));
+        int zero = 0;
+        void* params[] = {&out, &zero};
+        std::printf("launch returned %d\n", cuLaunchKernel(twice, 0, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
+        return 0;
+    }
     if (long_loop) {  // long_loop alone: a million steps per thread
         void* kernel = nullptr;
         CHECK(cuModuleGetFunction(&kernel, module, "long_loop"));

@@ -144,6 +144,15 @@ TEST(exec_record, threads_run_the_program_with_the_same_results) {
     EXPECT_NE(bad.err.find("--threads takes a positive count"), std::string::npos) << bad.err;
 }
 
+// A launch CUDA refuses (a grid of no blocks) is said on stderr; the
+// program gets CUDA_ERROR_INVALID_VALUE.
+TEST(exec_record, a_refused_launch_is_named) {
+    auto r = run_ptxsim("exec " + probe + " " + kernels + " empty");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("launch returned 1"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("launch of twice refused: grid (0,1,1) has no blocks"), std::string::npos) << r.err;
+}
+
 TEST(exec_record, usage_errors) {
     const fs::path used = fresh_dir("used");
     fs::create_directories(used);
