@@ -5,6 +5,7 @@
 // parameters are checked as NVIDIA's driver checks them, and a refusal
 // says which requirement was broken. They need no context, as in CUDA.
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -15,20 +16,22 @@
 namespace ptxsim::cuda::driver {
 namespace {
 
-// The driver's enumerations as isa's (same numbering), or false when a
+// The driver's enumerations as isa's (same numbering); nullopt when a
 // value is past the last one the driver knows.
-bool enums(int type, int interleave, int swizzle, int l2, int oob, isa::tma_type& t, isa::tma_interleave& i,
-           isa::tma_swizzle& s, isa::tma_l2_promotion& l, isa::tma_oob_fill& o) {
+struct map_options {
+    isa::tma_type type;
+    isa::tma_interleave interleave;
+    isa::tma_swizzle swizzle;
+    isa::tma_l2_promotion l2;
+    isa::tma_oob_fill oob;
+};
+std::optional<map_options> options_of(int type, int interleave, int swizzle, int l2, int oob) {
     if (type < 0 || type > int(isa::tma_type::u6x16_16b) || interleave < 0 || interleave > int(isa::tma_interleave::b32) ||
         swizzle < 0 || swizzle > int(isa::tma_swizzle::b128_atom_64b) || l2 < 0 || l2 > int(isa::tma_l2_promotion::b256) ||
         oob < 0 || oob > int(isa::tma_oob_fill::nan_request_zero_fma))
-        return false;
-    t = isa::tma_type(type);
-    i = isa::tma_interleave(interleave);
-    s = isa::tma_swizzle(swizzle);
-    l = isa::tma_l2_promotion(l2);
-    o = isa::tma_oob_fill(oob);
-    return true;
+        return std::nullopt;
+    return map_options{isa::tma_type(type), isa::tma_interleave(interleave), isa::tma_swizzle(swizzle),
+                       isa::tma_l2_promotion(l2), isa::tma_oob_fill(oob)};
 }
 
 CUresult result(const char* function, const std::string& problem, void* map, const isa::tensor_map_bytes& bytes) {
@@ -48,18 +51,12 @@ CUresult cuTensorMapEncodeTiled(void* map, int type, uint32_t rank, void* addres
                                 const uint32_t* box, const uint32_t* element_strides, int interleave, int swizzle, int l2,
                                 int oob) {
     if (tracing()) trace(__func__);
-    isa::tma_type t;
-    isa::tma_interleave i;
-    isa::tma_swizzle s;
-    isa::tma_l2_promotion l;
-    isa::tma_oob_fill o;
-    if (!map || !dims || !box || !element_strides || (rank > 1 && !strides) ||
-        !enums(type, interleave, swizzle, l2, oob, t, i, s, l, o))
-        return CUDA_ERROR_INVALID_VALUE;
+    const auto o = options_of(type, interleave, swizzle, l2, oob);
+    if (!map || !dims || !box || !element_strides || (rank > 1 && !strides) || !o) return CUDA_ERROR_INVALID_VALUE;
     isa::tensor_map_bytes bytes{};
     return result(__func__,
-                  isa::encode_tiled(bytes, t, rank, reinterpret_cast<uint64_t>(address), dims, strides, box, element_strides, i, s,
-                                    l, o),
+                  isa::encode_tiled(bytes, o->type, rank, reinterpret_cast<uint64_t>(address), dims, strides, box, element_strides,
+                                    o->interleave, o->swizzle, o->l2, o->oob),
                   map, bytes);
 }
 
@@ -68,18 +65,13 @@ CUresult cuTensorMapEncodeIm2col(void* map, int type, uint32_t rank, void* addre
                                  uint32_t pixels_per_column, const uint32_t* element_strides, int interleave, int swizzle,
                                  int l2, int oob) {
     if (tracing()) trace(__func__);
-    isa::tma_type t;
-    isa::tma_interleave i;
-    isa::tma_swizzle s;
-    isa::tma_l2_promotion l;
-    isa::tma_oob_fill o;
-    if (!map || !dims || !strides || !lower_corner || !upper_corner || !element_strides ||
-        !enums(type, interleave, swizzle, l2, oob, t, i, s, l, o))
-        return CUDA_ERROR_INVALID_VALUE;
+    const auto o = options_of(type, interleave, swizzle, l2, oob);
+    if (!map || !dims || !strides || !lower_corner || !upper_corner || !element_strides || !o) return CUDA_ERROR_INVALID_VALUE;
     isa::tensor_map_bytes bytes{};
     return result(__func__,
-                  isa::encode_im2col(bytes, t, rank, reinterpret_cast<uint64_t>(address), dims, strides, lower_corner,
-                                     upper_corner, channels_per_pixel, pixels_per_column, element_strides, i, s, l, o),
+                  isa::encode_im2col(bytes, o->type, rank, reinterpret_cast<uint64_t>(address), dims, strides, lower_corner,
+                                     upper_corner, channels_per_pixel, pixels_per_column, element_strides, o->interleave,
+                                     o->swizzle, o->l2, o->oob),
                   map, bytes);
 }
 
