@@ -57,6 +57,13 @@ bool write_file(const fs::path& p, const void* data, size_t bytes) {
     return bool(out);
 }
 
+// FNV-1a: tells a buffer's bytes from the ones its last file holds.
+uint64_t fingerprint(const std::vector<uint8_t>& bytes) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+    return h;
+}
+
 bool all_zero(const std::vector<uint8_t>& b) {
     return std::all_of(b.begin(), b.end(), [](uint8_t x) { return x == 0; });
 }
@@ -252,7 +259,7 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
             init = {{"fill", 0}};
         } else {
             const std::string data = file_safe(c.name, 80) + ".in";
-            if (!write_file(p->folder / data, c.before.data(), c.before.size())) {
+            if (!save(c.name, (p->folder / data).string(), c.before)) {
                 st.warn(fmt::format("--record: cannot write {} ({} bytes): launch #{} is not recorded", (p->folder / data).string(),
                                     c.before.size(), launch_number));
                 return nullptr;
@@ -298,7 +305,7 @@ std::string launch_recording::after(state& st, pending_ptr p, const sim::launch_
             dev.global().copy_from_device(now.data(), c.address, now.size());
             if (now == c.before) continue;
             const std::string data = file_safe(c.name, 80) + ".expected";
-            if (!write_file(p->folder / data, now.data(), now.size())) {
+            if (!save(c.name, (p->folder / data).string(), now)) {
                 st.warn(fmt::format("--record: cannot write {}: its expectation is left out", (p->folder / data).string()));
                 continue;
             }
@@ -323,14 +330,37 @@ std::string launch_recording::after(state& st, pending_ptr p, const sim::launch_
     return file.string();
 }
 
+bool launch_recording::save(const std::string& buffer, const std::string& path, const std::vector<uint8_t>& bytes) {
+    const uint64_t hash = fingerprint(bytes);
+    auto last = last_saved_.find(buffer);
+    if (last != last_saved_.end() && last->second.hash == hash && last->second.size == bytes.size()) {
+        std::error_code ec;
+        fs::create_hard_link(last->second.path, path, ec);
+        if (!ec) {
+            bytes_linked_ += bytes.size();
+            return true;
+        }
+    }
+    if (!write_file(path, bytes.data(), bytes.size())) return false;
+    // Read-only: a file may be shared by several launches, so an edit in
+    // place must not change another launch's data (replace the file instead).
+    std::error_code ec;
+    fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read, ec);
+    bytes_written_ += bytes.size();
+    last_saved_[buffer] = {hash, bytes.size(), path};
+    return true;
+}
+
 void launch_recording::finish() const {
     if (recorded_ == 0) {
         std::cerr << fmt::format("ptxsim: --record: no launch recorded in {}{}\n", dir_,
                                  kernel_filter_.empty() ? "" : " (none of a kernel named like '" + kernel_filter_ + "')");
         return;
     }
-    std::cerr << fmt::format("ptxsim: --record: {} launch{} recorded in {}{}; replay one with: ptxsim run {}\n", recorded_,
-                             recorded_ == 1 ? "" : "es", dir_,
+    std::cerr << fmt::format("ptxsim: --record: {} launch{} recorded in {} ({:.1f} MiB of data written, {:.1f} MiB shared with "
+                             "earlier launches){}; replay one with: ptxsim run {}\n",
+                             recorded_, recorded_ == 1 ? "" : "es", dir_, double(bytes_written_) / (1 << 20),
+                             double(bytes_linked_) / (1 << 20),
                              skipped_ ? fmt::format(" ({} more not recorded: --record-max {})", skipped_, max_) : "",
                              first_file_);
 }

@@ -19,6 +19,7 @@
 // PTXSIM_RECORD_DIR, PTXSIM_RECORD_KERNEL (only kernels whose name holds
 // this text), PTXSIM_RECORD_MAX (launches recorded at most; default 100).
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -69,6 +70,16 @@ private:
     uint64_t max_ = 100, recorded_ = 0, skipped_ = 0;
     std::set<size_t> modules_written_;
     std::string first_file_;
+    // Data files: a buffer whose bytes are those its last file holds (the
+    // same input again, or the previous launch's results) is a hard link
+    // to that file, not a copy: iterative programs record cheaply.
+    bool save(const std::string& buffer, const std::string& path, const std::vector<uint8_t>& bytes);
+    struct saved_file {
+        uint64_t hash = 0, size = 0;
+        std::string path;
+    };
+    std::map<std::string, saved_file> last_saved_;
+    uint64_t bytes_written_ = 0, bytes_linked_ = 0;
 };
 
 } // namespace ptxsim::cuda::driver

@@ -56,6 +56,12 @@ TEST(exec_record, every_launch_replays_with_the_recorded_results) {
     EXPECT_EQ(launches[0].filename(), "0001-gather");
     EXPECT_EQ(launches[1].filename(), "0002-twice");
     EXPECT_EQ(launches[2].filename(), "0003-twice");
+    // Launch 3 (twice on `out`) starts from what gather left in `out`: its
+    // input file is gather's expectation, shared (a hard link), not copied.
+    size_t shared = 0;
+    for (const auto& e : fs::directory_iterator(launches[2]))
+        if (e.path().extension() == ".in" && fs::hard_link_count(e.path()) > 1) ++shared;
+    EXPECT_GE(shared, 1u);
     // twice(&d_bias, 1): the argument names the variable, placed anew in the replay.
     const std::string on_bias = slurp(launches[1] / "launch.json");
     EXPECT_NE(on_bias.find("\"symbol\": \"d_bias\""), std::string::npos) << on_bias;
@@ -89,7 +95,10 @@ TEST(exec_record, a_changed_input_makes_the_replay_fail) {
     // d_bias as recorded is 2.5f; make it 3.5f.
     const fs::path bias = gather / "d_bias.in";
     ASSERT_TRUE(fs::exists(bias));
+    // Data files are read-only (launches may share one through a hard link): replace it.
+    EXPECT_EQ(fs::status(bias).permissions() & fs::perms::owner_write, fs::perms::none) << "a recorded data file is writable";
     const float other = 3.5f;
+    fs::remove(bias);
     std::ofstream(bias, std::ios::binary).write(reinterpret_cast<const char*>(&other), sizeof other);
     auto replay = run_ptxsim("run " + (gather / "launch.json").string());
     EXPECT_EQ(replay.status, 1) << replay.out << replay.err;
