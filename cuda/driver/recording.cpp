@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cuda/driver/reachable_memory.hpp"
 #include "cuda/driver/recorded_values.hpp"
 #include "cuda/driver/state.hpp"
 #include "memory/global_memory.hpp"
@@ -74,13 +74,7 @@ bool all_zero(const std::vector<uint8_t>& b) {
 struct launch_recording::pending {
     fs::path folder;
     json file;
-    struct contents {
-        std::string name;       // buffer "a7" (allocation #7) or module variable
-        bool symbol = false;
-        uint64_t address = 0;
-        std::vector<uint8_t> before;
-    };
-    std::vector<contents> taken;
+    std::vector<reachable_memory::region> taken;  // the memory the launch can reach, before it
     std::vector<std::string> notes;
 };
 
@@ -136,43 +130,10 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
         modules_written_.insert(module);
     }
 
-    // What the kernel can reach: allocations and the module's variables,
-    // found through arguments and then through the contents taken.
-    memory::global_memory& g = dev.global();
-    std::map<uint64_t, std::string> variables;  // address -> name, the kernel's module's
-    for (const auto& v : dev.variables_in(module)) variables[v.address] = v.name;
-    std::map<uint32_t, size_t> taken_by_id;     // allocation id -> index in p->taken
-    std::deque<size_t> to_scan;
-    struct target {
-        bool symbol;
-        std::string name;
-        uint64_t offset;
-    };
-    auto refer = [&](uint64_t v) -> std::optional<target> {
-        if (!st.is_device_pointer(v)) return std::nullopt;
-        auto a = g.find(v);
-        if (!a) {  // one past the end (an `end` pointer) still names its allocation
-            a = g.nearest(v);
-            if (!a || v != a->end()) return std::nullopt;
-        }
-        if (!a->alive) return std::nullopt;
-        auto it = taken_by_id.find(a->id);
-        if (it == taken_by_id.end()) {
-            pending::contents c;
-            auto var = variables.find(a->base);
-            c.symbol = var != variables.end();
-            c.name = c.symbol ? var->second : fmt::format("a{}", a->id);
-            c.address = a->base;
-            c.before.resize(a->size);
-            g.copy_from_device(c.before.data(), a->base, c.before.size());
-            it = taken_by_id.emplace(a->id, p->taken.size()).first;
-            p->taken.push_back(std::move(c));
-            to_scan.push_back(it->second);
-        }
-        const auto& c = p->taken[it->second];
-        return target{c.symbol, c.name, v - c.address};
-    };
-    for (const auto& [address, name] : variables) refer(address);
+    // What the kernel can reach: its module's variables, then what the
+    // arguments and (below) the memory taken point into.
+    reachable_memory reach(st, module);
+    auto refer = [&reach](uint64_t v) { return reach.refer(v); };
 
     // The arguments, each as the launch file writes it.
     json args = json::array();
@@ -237,37 +198,28 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
         args.push_back(fields.size() == 1 && fields[0].contains("bytes") ? fields[0] : json{{"struct", fields}});
     }
 
-    // Allocations that what was taken points into, followed until nothing
-    // new turns up. The words stay as they are: the replay puts every
-    // buffer at its recorded address.
-    while (!to_scan.empty()) {
-        const size_t index = to_scan.front();
-        to_scan.pop_front();
-        const size_t n = p->taken[index].before.size();
-        for (size_t k = 0; k + 8 <= n; k += 8) {
-            uint64_t word;
-            std::memcpy(&word, p->taken[index].before.data() + k, 8);
-            refer(word);
-        }
-    }
+    // The words stay as they are: the replay puts every buffer at its
+    // recorded address.
+    reach.follow();
+    p->taken = reach.take_regions();
 
     json buffers = json::object(), symbols = json::object();
     for (const auto& c : p->taken) {
-        if (c.before.empty()) continue;
+        if (c.bytes.empty()) continue;
         json init;
-        if (all_zero(c.before) && !c.symbol) {  // a variable is set whatever it holds: its PTX may start it otherwise
+        if (all_zero(c.bytes) && !c.symbol) {  // a variable is set whatever it holds: its PTX may start it otherwise
             init = {{"fill", 0}};
         } else {
             const std::string data = file_safe(c.name, 80) + ".in";
-            if (!save(c.name, (p->folder / data).string(), c.before)) {
+            if (!save(c.name, (p->folder / data).string(), c.bytes)) {
                 st.warn(fmt::format("--record: cannot write {} ({} bytes): launch #{} is not recorded", (p->folder / data).string(),
-                                    c.before.size(), launch_number));
+                                    c.bytes.size(), launch_number));
                 return nullptr;
             }
             init = {{"file", data}};
         }
         if (c.symbol) symbols[c.name] = init;
-        else buffers[c.name] = {{"type", "u8"}, {"count", c.before.size()}, {"address", fmt::format("{:#x}", c.address)}, {"init", init}};
+        else buffers[c.name] = {{"type", "u8"}, {"count", c.bytes.size()}, {"address", fmt::format("{:#x}", c.address)}, {"init", init}};
     }
 
     auto dims = [](const sim::dim3& d) { return d.y == 1 && d.z == 1 ? json(d.x) : json{d.x, d.y, d.z}; };
@@ -300,10 +252,10 @@ std::string launch_recording::after(state& st, pending_ptr p, const sim::launch_
         p->notes.push_back("this launch was refused");
     } else {
         for (const auto& c : p->taken) {
-            if (c.symbol || c.before.empty()) continue;  // expectations are on buffers
-            std::vector<uint8_t> now(c.before.size());
+            if (c.symbol || c.bytes.empty()) continue;  // expectations are on buffers
+            std::vector<uint8_t> now(c.bytes.size());
             dev.global().copy_from_device(now.data(), c.address, now.size());
-            if (now == c.before) continue;
+            if (now == c.bytes) continue;
             const std::string data = file_safe(c.name, 80) + ".expected";
             if (!save(c.name, (p->folder / data).string(), now)) {
                 st.warn(fmt::format("--record: cannot write {}: its expectation is left out", (p->folder / data).string()));
