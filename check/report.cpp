@@ -22,7 +22,9 @@ std::string space_name(isa::space sp) {
 bool same_finding(const finding& a, const finding& b) {
     return a.tool == b.tool && a.severity == b.severity && a.kind == b.kind && a.space == b.space && a.kernel == b.kernel &&
            a.size == b.size && a.ptx_file == b.ptx_file && a.ptx_line == b.ptx_line && a.has_other == b.has_other &&
-           a.other_ptx_file == b.other_ptx_file && a.other_ptx_line == b.other_ptx_line;
+           a.other_ptx_file == b.other_ptx_file && a.other_ptx_line == b.other_ptx_line &&
+           // Host errors have no device location: their text tells them apart.
+           a.host == b.host && (!a.host || a.headline == b.headline);
 }
 
 void report::add(finding f) {
@@ -71,12 +73,14 @@ void report::print_text(std::ostream& out, uint64_t limit) const {
         }
         ++shown;
         out << bar << (f.severity == "error" ? "" : "Warning: ") << f.headline << '\n';
-        std::string at = bar + std::string("    at");
-        if (!f.ptx_file.empty()) at += fmt::format(" {}:{}", f.ptx_file, f.ptx_line);
-        if (!f.source_file.empty()) at += source_text(f.source_file, f.source_line, f.inlined_file, f.inlined_line);
-        out << at << fmt::format(" in kernel '{}'\n", f.kernel);
-        out << fmt::format("{}    by thread ({},{},{}) in block ({},{},{})\n", bar, f.thread.x, f.thread.y, f.thread.z, f.block.x, f.block.y,
-                           f.block.z);
+        if (!f.host) {
+            std::string at = bar + std::string("    at");
+            if (!f.ptx_file.empty()) at += fmt::format(" {}:{}", f.ptx_file, f.ptx_line);
+            if (!f.source_file.empty()) at += source_text(f.source_file, f.source_line, f.inlined_file, f.inlined_line);
+            out << at << fmt::format(" in kernel '{}'\n", f.kernel);
+            out << fmt::format("{}    by thread ({},{},{}) in block ({},{},{})\n", bar, f.thread.x, f.thread.y, f.thread.z, f.block.x,
+                               f.block.y, f.block.z);
+        }
         if (f.has_address) out << fmt::format("{}    Address 0x{:x}\n", bar, f.address);
         if (f.has_other) {
             std::string other = bar + std::string("    and the access at");

@@ -36,6 +36,9 @@ struct finding {
     uint32_t other_ptx_line = 0, other_source_line = 0, other_inlined_line = 0;
     uint32_t other_size = 0;
     sim::dim3 other_block{0, 0, 0}, other_thread{0, 0, 0};
+    // An error the program's host code met (api-error): no device location,
+    // block or thread to print.
+    bool host = false;
     std::string headline;           // the first text line, e.g. "Invalid __global__ write of size 4 bytes"
     std::vector<std::string> details; // further text lines (nearest allocation, engine message)
     uint64_t count = 1;             // identical findings folded into this one
@@ -47,7 +50,7 @@ struct finding {
 
 // Identical findings, which the report folds: same tool, severity, kind,
 // space, kernel, size, PTX location and, for races, the other access's PTX
-// location.
+// location; host errors (api-error), the same text.
 bool same_finding(const finding& a, const finding& b);
 
 class report {

@@ -42,10 +42,14 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
     if (!f) return CUDA_ERROR_INVALID_HANDLE;
     if (s.grid.count() == 0 || s.block.count() == 0) {
         // CUDA refuses it too; said here, since programs rarely check launches.
-        st.warn(fmt::format("launch of {} refused: {} ({},{},{}) has no {}; it returns CUDA_ERROR_INVALID_VALUE", f->kernel.name,
-                            s.grid.count() == 0 ? "grid" : "block", s.grid.count() == 0 ? s.grid.x : s.block.x,
-                            s.grid.count() == 0 ? s.grid.y : s.block.y, s.grid.count() == 0 ? s.grid.z : s.block.z,
-                            s.grid.count() == 0 ? "blocks" : "threads"));
+        const bool grid = s.grid.count() == 0;
+        const sim::dim3& d = grid ? s.grid : s.block;
+        const std::string why = fmt::format("{} ({},{},{}) has no {}", grid ? "grid" : "block", d.x, d.y, d.z, grid ? "blocks" : "threads");
+        st.warn(fmt::format("launch of {} refused: {}; it returns CUDA_ERROR_INVALID_VALUE", f->kernel.name, why));
+        if (program_checking* checking = program_checking::get())
+            checking->api_error("CUDA_ERROR_INVALID_VALUE", CUDA_ERROR_INVALID_VALUE, why, f->kernel.name,
+                                fmt::format("launch <<<({},{},{}),({},{},{})>>>", s.grid.x, s.grid.y, s.grid.z, s.block.x,
+                                            s.block.y, s.block.z));
         return CUDA_ERROR_INVALID_VALUE;
     }
     const isa::exec_function& code = *f->code;
@@ -126,10 +130,20 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
         // Refused before any CTA ran: a configuration error, not sticky.
         std::string why = text_of(d);
         st.warn(fmt::format("launch of {} refused: {}", f->kernel.name, why.empty() ? "bad configuration\n" : why));
-        if (why.find("cooperative") != std::string::npos) return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
-        if (why.find("shared") != std::string::npos || why.find("register") != std::string::npos)
-            return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-        return CUDA_ERROR_INVALID_VALUE;
+        const CUresult error = why.find("cooperative") != std::string::npos ? CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+                               : why.find("shared") != std::string::npos || why.find("register") != std::string::npos
+                                   ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+                                   : CUDA_ERROR_INVALID_VALUE;
+        if (checking) {
+            // The diagnostic's message alone ("file:line:col: error: MESSAGE", then the source line).
+            if (const size_t e = why.find("error: "); e != std::string::npos) why = why.substr(e + 7);
+            why = why.substr(0, why.find('\n'));
+            const char* name = error == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE ? "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"
+                               : error == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES     ? "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"
+                                                                                 : "CUDA_ERROR_INVALID_VALUE";
+            checking->api_error(name, error, why.empty() ? "bad configuration" : why, f->kernel.name, launch_name);
+        }
+        return error;
     }
     return CUDA_SUCCESS;
 }

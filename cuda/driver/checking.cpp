@@ -100,6 +100,19 @@ void program_checking::written(uint64_t address, uint64_t bytes) { all_.host_wri
 
 void program_checking::name_launch(size_t first, const std::string& launch) { report_.annotate(first, launch); }
 
+void program_checking::api_error(const std::string& error_name, int code, const std::string& why, const std::string& kernel,
+                                 const std::string& launch) {
+    if (!memcheck_) return;
+    check::finding f;
+    f.tool = "memcheck";
+    f.kind = "api-error";
+    f.kernel = kernel;
+    f.host = true;
+    f.headline = fmt::format("Program hit {} (error {}) due to \"{}\" on the launch of kernel '{}'", error_name, code, why, kernel);
+    f.details.push_back(launch);
+    report_.add(std::move(f));
+}
+
 launch_recording* program_checking::explorer() {
     if (!schedules_ && !replay_) return nullptr;
     if (!explorer_) {

@@ -35,6 +35,10 @@ public:
     // Findings so far, and naming the launch on those it added.
     size_t findings() const { return report_.findings().size(); }
     void name_launch(size_t first, const std::string& launch);
+    // Under memcheck, as compute-sanitizer reports API errors: a launch the
+    // driver refused, with the error it returned and why.
+    void api_error(const std::string& error_name, int code, const std::string& why, const std::string& kernel,
+                   const std::string& launch);
     // The program's call that made a launch (host frames named on demand).
     call_sites& sites() { return sites_; }
     // At exit: the checkers' last word (leaks), the report, the JSON.

@@ -41,5 +41,23 @@ TEST(check_program_schedules, output_depending_on_the_schedule_is_found_and_repl
     EXPECT_NE(clean.err.find("every fault-free run leaves the same bytes in every buffer"), std::string::npos) << clean.err;
 }
 
+// Launches the driver refuses are memcheck errors of the program, as
+// compute-sanitizer reports API errors; other tools leave them alone.
+TEST(check_program_api_errors, refused_launches_are_memcheck_errors) {
+    auto r = run_ptxsim("check " + probe + " " + kernels + " empty");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to \"grid (0,1,1) has no blocks\" on the launch of "
+                         "kernel 'twice'"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("due to \"invalid configuration argument: a block of 2048 threads, but a CTA holds at most 1024\""),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("ERROR SUMMARY: 2 errors"), std::string::npos) << r.err;
+    auto race = run_ptxsim("check --tool racecheck " + probe + " " + kernels + " empty");
+    EXPECT_EQ(race.status, 0) << race.err;
+    EXPECT_NE(race.err.find("ERROR SUMMARY: 0 errors"), std::string::npos) << race.err;
+}
+
 } // namespace
 } // namespace ptxsim::test

@@ -77,12 +77,14 @@ int main(int argc, char** argv) {
     CHECK(cuModuleLoadData(&module, ptx.c_str()));
     CHECK(cuModuleGetFunction(&gather, module, "gather"));
     CHECK(cuModuleGetFunction(&twice, module, "twice"));
-    if (empty) {  // a grid of no blocks, as a size computed as 0 gives: refused
+    if (empty) {  // launches CUDA refuses: a grid of no blocks (a size computed as 0), too big a block
         CUdeviceptr out = 0;
         CHECK(cuMemAlloc_v2(&out, 64));
         int zero = 0;
         void* params[] = {&out, &zero};
         std::printf("launch returned %d\n", cuLaunchKernel(twice, 0, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
+        // And a block past the 1024 threads a block may have.
+        std::printf("launch returned %d\n", cuLaunchKernel(twice, 1, 1, 1, 2048, 1, 1, 0, nullptr, params, nullptr));
         return 0;
     }
     if (long_loop) {  // long_loop alone: a million steps per thread
