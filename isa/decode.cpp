@@ -248,6 +248,9 @@ private:
         next += n * width;
         if (v.is_range) s.ranges[m_.str(v.name)] = {first, n};
         else s.names[v.name] = first;
+        const uint32_t here = static_cast<uint32_t>(out_.fn.code.size());
+        out_.fn.register_names.push_back(
+            {std::string(m_.str(v.name)), v.is_range ? n : 0, first.slot, width, pred, v.type, here, here});
     }
 
     std::optional<reg_binding> find_reg(symbol name) {
@@ -320,6 +323,7 @@ private:
     }
 
     void body(list<statement> stmts) {
+        const size_t first_name = out_.fn.register_names.size();
         scope s;
         s.labels = &labels_[stmts.begin()];
         for (const auto& st : stmts)
@@ -334,6 +338,11 @@ private:
             if (auto ins = std::get_if<instruction>(&st.node)) decode_instruction(*ins);
             else if (auto b = std::get_if<const block_stmt*>(&st.node)) body((*b)->body);
         }
+        // The block's names are in scope up to its last instruction; the
+        // function's own, also at the exit that falling off its end adds.
+        const uint32_t end = static_cast<uint32_t>(out_.fn.code.size()) + (scopes_.size() == 1 ? 1 : 0);
+        for (size_t i = first_name; i < out_.fn.register_names.size(); ++i)
+            if (out_.fn.register_names[i].end == out_.fn.register_names[i].begin) out_.fn.register_names[i].end = end;
         scopes_.pop_back();
     }
 

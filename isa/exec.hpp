@@ -147,6 +147,19 @@ struct shared_region {
     std::string name;
 };
 
+// A register name as declared, for debuggers (never used to run code):
+// `%r` with count 12 for %r<12> (%r0 ... %r11), or one register (count 0).
+// Valid in the instructions [begin, end) of its { } block.
+struct exec_register_name {
+    std::string name;
+    uint32_t count = 0;
+    uint32_t slot = 0;
+    uint32_t width = 1;  // slots per register: 2 for .b128
+    bool pred = false;
+    parser::data_type type = parser::data_type::none;
+    uint32_t begin = 0, end = 0;
+};
+
 struct exec_function {
     std::string name;
     bool is_entry = false;
@@ -170,6 +183,7 @@ struct exec_function {
     bool explicitcluster = false;     // .explicitcluster: must be launched with cluster dimensions
     uint32_t maxclusterrank = 0;      // .maxclusterrank: most CTAs per cluster, 0 when absent
     std::vector<shared_region> shared_regions; // its static .shared variables
+    std::vector<exec_register_name> register_names; // for debuggers (debug/)
     // Why each instruction that cannot run yet cannot (its `target` indexes here).
     std::vector<std::string> unsupported;
 };
