@@ -21,6 +21,7 @@
 #include "sim/detail/engine_state.hpp"
 #include "sim/detail/deadlock_report.hpp"
 #include "sim/detail/device_printf.hpp"
+#include "sim/detail/engine_view.hpp"
 #include "sim/detail/livelock_probe.hpp"
 #include "sim/device_heap.hpp"
 #include "sim/events.hpp"
@@ -104,6 +105,13 @@ public:
             max_params_ = std::max(max_params_, f->frame_param_bytes);
             max_local_ = std::max(max_local_, f->local_bytes);
         }
+        if constexpr (Observed)
+            if (req.options.observer->wants_instructions()) {
+                watch_ = req.options.observer;
+                const address_layout layout{shared_window, local_window,      param_window,      window_size,
+                                            local_window_size, stack_base, local_depth_shift, cluster_rank_shift};
+                view_ = std::make_unique<engine_view>(req, g, layout, max_local_, max_params_);
+            }
     }
 
     // Runs CTAs, taking the next unstarted one whenever fewer than this
@@ -126,6 +134,7 @@ private:
     launch_result run_with(P& p) {
         const uint64_t total = std::min<uint64_t>(req_.grid.count() / req_.cluster.count(), shared_.end_cluster);
         std::deque<std::unique_ptr<cluster_state>> live;
+        if (view_) view_->set_live(&live);
         uint64_t counted = 0;
         bool started_all = false; // this thread found no unstarted cluster left
         while (!shared_.stop.load(std::memory_order_relaxed)) {
@@ -685,6 +694,11 @@ private:
             uint32_t eff = live;
             if (ins.guard != isa::no_slot) eff &= ins.guard_negated ? ~preds[ins.guard] : preds[ins.guard];
             if (ins.control && !ins.branch && !(ins.uniform && eff == live)) break;
+            if constexpr (Observed)
+                if (watch_) {
+                    w.upc = pc; // what the view shows of a converged warp
+                    observe_instruction(w, pc, live, eff, ins);
+                }
             ++result_.stats.warp_instructions;
             result_.stats.thread_instructions += lanes;
             if (ins.branch) {
@@ -890,6 +904,8 @@ private:
             uint32_t g = f.preds[ins.guard];
             eff &= ins.guard_negated ? ~g : g;
         }
+        if constexpr (Observed)
+            if (watch_) observe_instruction(w, pc, mask, eff, ins);
         ++result_.stats.warp_instructions;
         for (uint32_t lanes = mask; lanes; lanes &= lanes - 1) {
             uint32_t l = static_cast<uint32_t>(__builtin_ctz(lanes));
@@ -933,6 +949,25 @@ private:
             w.cluster_arrived &= ~exited;
             release_cluster_if_possible(cl);
         }
+    }
+
+    // A debugger hears of the instruction before it runs (sim/events.hpp).
+    void observe_instruction(warp_state& w, uint32_t pc, uint32_t mask, uint32_t eff, const isa::exec_instruction& ins) {
+        instruction_event e;
+        const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(mask));
+        e.site.block = w.cta->id;
+        e.site.thread = thread_of(w, lane);
+        e.site.function_id = static_cast<int32_t>(pc >> 20);
+        e.site.pos = ins.pos;
+        e.site.cta = w.cta->linear;
+        e.site.warp = w.index;
+        e.site.lane = lane;
+        e.pc = pc;
+        e.mask = mask;
+        e.active = eff;
+        e.ins = &ins;
+        e.view = view_.get();
+        watch_->instruction(e);
     }
 
     // ---- exec_context
@@ -2118,6 +2153,9 @@ private:
     uint64_t others_seen_ = 0; // other host threads' instruction count at the last such round
     livelock_probe probe_;
     std::vector<std::unique_ptr<cluster_state>> cluster_pool_; // retired clusters, for make_cluster
+    // An observer that hears every instruction (a debugger), and its view of the machine.
+    observer* watch_ = nullptr;
+    std::unique_ptr<engine_view> view_;
 };
 
 } // namespace
@@ -2163,6 +2201,8 @@ launch_result run_launch(const launch_request& req, const std::function<std::uni
         event.observed_ctas = observed * req.cluster.count();
         event.locate = &req.locate;
         event.stop = &stop;
+        event.functions = &req.functions;
+        event.kernel_id = req.kernel_id;
         obs->launch_begin(event);
     }
     launch_result out;

@@ -21,6 +21,7 @@
 
 #include "isa/sem/context.hpp"
 #include "models/occupancy.hpp"
+#include "sim/inspect.hpp"
 #include "sim/launch_types.hpp"
 
 namespace ptxsim::sim {
@@ -198,6 +199,20 @@ struct host_memory_event {
     std::string name;
 };
 
+// A warp is about to run one instruction (only to an observer whose
+// wants_instructions() is true: a debugger). The lanes `mask` are at `pc`
+// (function id << 20 | instruction index); `active` of them pass its guard.
+// `view` shows the whole machine as it is before the instruction runs; it
+// is valid during the call only. Events of one launch are numbered in the
+// order they happen on its host thread.
+struct instruction_event {
+    event_site site;     // the first lane of `mask`
+    uint32_t pc = 0;
+    uint32_t mask = 0, active = 0;
+    const isa::exec_instruction* ins = nullptr;
+    const machine_view* view = nullptr;
+};
+
 // What a group of blocked lanes waits for when the launch deadlocks.
 enum class wait_kind : uint8_t {
     cta_barrier,     // bar.sync / barrier.sync / bar.red on barrier `id` of its CTA
@@ -264,6 +279,9 @@ struct launch_event {
     // warp_sync or deadlock handler: the engine stops as soon as that handler
     // returns. Valid until launch end returns.
     const std::function<void(const stop_request&)>* stop = nullptr;
+    // Every function of the program by function id, and the kernel's id.
+    const std::vector<const isa::exec_function*>* functions = nullptr;
+    int32_t kernel_id = 0;
 };
 
 class observer {
@@ -285,6 +303,10 @@ public:
     virtual void host_allocate(const host_memory_event&) {}
     virtual void host_write(const host_memory_event&) {}
     virtual void deadlock(const deadlock_event&) {}
+    // Asked once per launch: whether to hear instruction events (a call per
+    // warp-instruction, which checkers do without).
+    virtual bool wants_instructions() const { return false; }
+    virtual void instruction(const instruction_event&) {}
 };
 
 } // namespace ptxsim::sim
