@@ -62,6 +62,30 @@ static std::string source_text(const std::string& file, uint32_t line, const std
     return fmt::format(" ({}:{}, inlined from {}:{})", file, line, inlined_file, inlined_line);
 }
 
+void print_finding(std::ostream& out, const finding& f) {
+    constexpr const char* bar = "========= ";
+    out << bar << (f.severity == "error" ? "" : "Warning: ") << f.headline << '\n';
+    if (!f.host) {
+        std::string at = bar + std::string("    at");
+        if (!f.ptx_file.empty()) at += fmt::format(" {}:{}", f.ptx_file, f.ptx_line);
+        if (!f.source_file.empty()) at += source_text(f.source_file, f.source_line, f.inlined_file, f.inlined_line);
+        out << at << fmt::format(" in kernel '{}'\n", f.kernel);
+        out << fmt::format("{}    by thread ({},{},{}) in block ({},{},{})\n", bar, f.thread.x, f.thread.y, f.thread.z, f.block.x,
+                           f.block.y, f.block.z);
+    }
+    if (f.has_address) out << fmt::format("{}    Address 0x{:x}\n", bar, f.address);
+    if (f.has_other) {
+        std::string other = bar + std::string("    and the access at");
+        if (!f.other_ptx_file.empty()) other += fmt::format(" {}:{}", f.other_ptx_file, f.other_ptx_line);
+        if (!f.other_source_file.empty())
+            other += source_text(f.other_source_file, f.other_source_line, f.other_inlined_file, f.other_inlined_line);
+        out << other
+            << fmt::format(" by thread ({},{},{}) in block ({},{},{})\n", f.other_thread.x, f.other_thread.y, f.other_thread.z,
+                           f.other_block.x, f.other_block.y, f.other_block.z);
+    }
+    for (const auto& d : f.details) out << bar << "    " << d << '\n';
+}
+
 void report::print_text(std::ostream& out, uint64_t limit) const {
     constexpr const char* bar = "========= ";
     uint64_t shown = 0;
@@ -72,26 +96,7 @@ void report::print_text(std::ostream& out, uint64_t limit) const {
             break;
         }
         ++shown;
-        out << bar << (f.severity == "error" ? "" : "Warning: ") << f.headline << '\n';
-        if (!f.host) {
-            std::string at = bar + std::string("    at");
-            if (!f.ptx_file.empty()) at += fmt::format(" {}:{}", f.ptx_file, f.ptx_line);
-            if (!f.source_file.empty()) at += source_text(f.source_file, f.source_line, f.inlined_file, f.inlined_line);
-            out << at << fmt::format(" in kernel '{}'\n", f.kernel);
-            out << fmt::format("{}    by thread ({},{},{}) in block ({},{},{})\n", bar, f.thread.x, f.thread.y, f.thread.z, f.block.x,
-                               f.block.y, f.block.z);
-        }
-        if (f.has_address) out << fmt::format("{}    Address 0x{:x}\n", bar, f.address);
-        if (f.has_other) {
-            std::string other = bar + std::string("    and the access at");
-            if (!f.other_ptx_file.empty()) other += fmt::format(" {}:{}", f.other_ptx_file, f.other_ptx_line);
-            if (!f.other_source_file.empty())
-                other += source_text(f.other_source_file, f.other_source_line, f.other_inlined_file, f.other_inlined_line);
-            out << other
-                << fmt::format(" by thread ({},{},{}) in block ({},{},{})\n", f.other_thread.x, f.other_thread.y, f.other_thread.z,
-                               f.other_block.x, f.other_block.y, f.other_block.z);
-        }
-        for (const auto& d : f.details) out << bar << "    " << d << '\n';
+        print_finding(out, f);
         if (f.count > 1) out << fmt::format("{}    (and {} more like it, folded)\n", bar, f.count - 1);
         out << "=========\n";
     }

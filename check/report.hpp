@@ -53,6 +53,9 @@ struct finding {
 // location; host errors (api-error), the same text.
 bool same_finding(const finding& a, const finding& b);
 
+// One finding as print_text shows it (without its folded count).
+void print_finding(std::ostream& out, const finding& f);
+
 class report {
 public:
     // Adds a finding, or counts it on an identical one already there
