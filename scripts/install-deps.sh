@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache libboost-dev libboost-program-options-dev libtbb-dev libfmt-dev
           nlohmann-json3-dev libgtest-dev clang libclang-rt-14-dev libmpfr-dev libgmp-dev
-          libzstd-dev liblz4-dev)
+          libzstd-dev liblz4-dev libreadline-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

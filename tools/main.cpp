@@ -25,6 +25,9 @@ commands:
                   caches, DRAM, per-line costs (Nsight Compute's metric names)
   exec PROGRAM [ARGS...]
                   run a CUDA program built by nvcc with its kernels on the CPU
+  debug LAUNCH.json
+                  debug its kernels: breakpoints, stepping, registers per lane,
+                  watchpoints, and going back in time (cuda-gdb's commands)
 
 options:
   -h, --help      this text (ptxsim <command> --help for a command's options)
@@ -59,6 +62,7 @@ int main(int argc, char** argv) {
         if (cmd == "check") return cmd_check(rest);
         if (cmd == "prof") return cmd_prof(rest);
         if (cmd == "exec") return cmd_exec(rest);
+        if (cmd == "debug") return cmd_debug(rest);
     } catch (const std::exception& e) {
         std::cerr << "ptxsim: internal error: " << e.what() << '\n';
         return exit_usage;
