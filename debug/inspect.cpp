@@ -248,13 +248,17 @@ std::string session::bytes_text(const std::vector<uint8_t>& b, const scalar_type
 // ---- print: one value per lane of the focused warp, folded
 
 void session::cmd_print(const std::string& args, char format) {
+    std::string v = print_value(args, format);
+    out_ << fmt::format("${} = {}\n", ++value_number_, v);
+}
+
+std::string session::print_value(const std::string& args, char format) {
     expression e = expression::parse(args);
     std::vector<std::pair<uint32_t, std::string>> lanes; // lane, text
     std::vector<value> values;
     if (!running()) {
         const idle_context c;
-        out_ << fmt::format("${} = {}\n", ++value_number_, format_value(e.evaluate(c), format));
-        return;
+        return format_value(e.evaluate(c), format);
     }
     auto w = view_->warp(focus_.cta, focus_.warp());
     if (!w) throw command_error("The focused block is not running.");
@@ -280,11 +284,7 @@ void session::cmd_print(const std::string& args, char format) {
     std::vector<std::string> parts;
     bool all_same = true;
     for (const auto& [l, t] : lanes) all_same &= t == lanes.front().second;
-    const int n = ++value_number_;
-    if (all_same) {
-        out_ << fmt::format("${} = {}\n", n, lanes.front().second);
-        return;
-    }
+    if (all_same) return lanes.front().second;
     for (size_t i = 0; i < lanes.size();) {
         size_t j = i + 1;
         while (j < lanes.size() && lanes[j].first == lanes[j - 1].first + 1 && lanes[j].second == lanes[i].second) ++j;
@@ -313,7 +313,7 @@ void session::cmd_print(const std::string& args, char format) {
         else parts.push_back(fmt::format("{}-{}: {}", lanes[i].first, lanes[j - 1].first, lanes[i].second));
         i = j;
     }
-    out_ << fmt::format("${} = {{{}}}\n", n, fmt::join(parts, ", "));
+    return fmt::format("{{{}}}", fmt::join(parts, ", "));
 }
 
 // ---- x/NFU ADDR

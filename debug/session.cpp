@@ -69,6 +69,7 @@ int session::run_once(const std::optional<replay_plan>& plan) {
     } else if (plan) {
         replay_to_ = plan->target;
         replay_note_ = plan->note;
+        replay_kind_ = plan->stop_kind;
     }
     // Checkers start afresh with each run, as the machine does.
     report_ = std::make_unique<check::report>();
@@ -122,6 +123,7 @@ int session::run_once(const std::optional<replay_plan>& plan) {
         replay_to_.reset();
     }
     for (auto& c : owned_checkers_) c->finish();
+    last_status_ = status;
     const size_t launches = static_cast<size_t>(launch_ + 1);
     out_ << fmt::format("[Program finished: {} launch{}, exit status {}]\n", launches, launches == 1 ? "" : "es", status);
     return status;
@@ -179,6 +181,7 @@ session::replay_plan session::after_search() {
         if (s.found) {
             p.target = *s.found;
             p.note = s.found_note;
+            p.stop_kind = s.found_kind;
             replay_focus_ = s.found_focus;
         } else {
             p.target = 0;
@@ -226,6 +229,7 @@ void session::launch_end(const sim::launch_event& e, const sim::launch_result& r
             replay_plan p;
             p.target = at;
             p.note = "Stopped before the faulting instruction runs (focus: the thread that faults).";
+            p.stop_kind = "exception";
             replay_focus_ = focus_of(r.fault->block, r.fault->thread);
             throw restart_request{p};
         }
@@ -233,7 +237,7 @@ void session::launch_end(const sim::launch_event& e, const sim::launch_result& r
     } else if (r.fault) {
         out_ << "\nThe launch ended with a fault:\n" << r.fault->format() << '\n';
     }
-    if (!reason.empty()) stop(nullptr, reason + "(the launch has ended)");
+    if (!reason.empty()) stop(nullptr, reason + "(the launch has ended)", pending_kind_);
 }
 
 void session::deadlock(const sim::deadlock_event& e) {
@@ -248,7 +252,7 @@ void session::deadlock(const sim::deadlock_event& e) {
                               map_ ? where_pos(w.site.function_id, w.site.pos) : std::string("?"));
     }
     reason += "\n(continue ends the launch with a deadlock fault)";
-    stop(nullptr, reason);
+    stop(nullptr, reason, "exception");
 }
 
 void session::access(const sim::access_event& e) {
@@ -319,7 +323,9 @@ void session::read_watch_values() {
 
 std::string session::pending_reason() {
     std::string reason;
+    pending_kind_ = "step";
     for (const auto& h : pending_hits_) {
+        pending_kind_ = "data breakpoint";
         auto w = std::find_if(watchpoints_.begin(), watchpoints_.end(), [&](const watchpoint& x) { return x.id == h.id; });
         if (w == watchpoints_.end()) continue;
         ++w->hits;
@@ -335,6 +341,7 @@ std::string session::pending_reason() {
     if (catch_findings_ && report_) {
         const uint64_t now = report_->errors() + report_->warnings();
         if (now > findings_seen_) {
+            pending_kind_ = "exception";
             std::ostringstream text;
             // The finding's own text, as ptxsim check prints it; the newest one is last
             // unless it folded into an earlier identical one.
@@ -376,13 +383,16 @@ void session::instruction(const sim::instruction_event& e) {
             replay_focus_.reset();
         }
         read_watch_values();
-        stop(&e, replay_note_);
+        stop(&e, replay_note_, replay_kind_);
         return;
     }
     read_watch_values();
     std::string reason = pending_reason();
-    if (auto b = breakpoint_hit(e)) reason += *b;
-    if (!reason.empty() || (mode_ != mode::go && step_finished(e))) stop(&e, reason);
+    const char* kind = pending_kind_;
+    if (auto b = breakpoint_hit(e)) reason += *b, kind = "breakpoint";
+    if (!reason.empty()) stop(&e, reason, kind);
+    else if (mode_ != mode::go && step_finished(e)) stop(&e, reason, "step");
+    else if (driver_ && (ord & 4095) == 0 && driver_->pause_requested()) stop(&e, "Paused.", "pause");
 }
 
 bool session::step_finished(const sim::instruction_event& e) {
@@ -499,6 +509,7 @@ void session::note_search(const sim::instruction_event& e, uint64_t ord) {
                                    thread_text(h.site.block, h.site.thread));
                 at = {h.site.cta, h.site.warp * 32 + h.site.lane};
                 hit = true;
+                s.found_kind = "data breakpoint";
             }
             pending_hits_.clear();
             if (auto m = match_breakpoint(e)) {
@@ -506,6 +517,7 @@ void session::note_search(const sim::instruction_event& e, uint64_t ord) {
                                    block_.x, block_.y, block_.z, where(e.pc));
                 at = {e.site.cta, e.site.warp * 32 + m->second};
                 hit = true;
+                s.found_kind = "breakpoint";
             }
             if (hit) {
                 s.found = ord;
@@ -524,7 +536,7 @@ void session::note_search(const sim::instruction_event& e, uint64_t ord) {
         search_.reset();
         quiet_sync();
         out_ << last_write_text();
-        stop(&e, "");
+        stop(&e, "", "step");
         return;
     }
     throw search_done{};
@@ -546,7 +558,7 @@ void session::request_reverse(search_kind kind, const std::string& note) {
     throw restart_request{p};
 }
 
-void session::stop(const sim::instruction_event* e, const std::string& reason) {
+void session::stop(const sim::instruction_event* e, const std::string& reason, const char* kind) {
     if (e) {
         stop_ordinal_ = ordinal_ - 1;
         if (!focus_set_) set_focus(e->site.cta, e->site.warp * 32 + e->site.lane);
@@ -565,7 +577,8 @@ void session::stop(const sim::instruction_event* e, const std::string& reason) {
     if (!reason.empty()) out_ << reason << (reason.back() == '\n' ? "" : "\n");
     if (auto pc = focus_pc()) print_location(*pc);
     mode_ = mode::go;
-    command_loop();
+    if (driver_) driver_->stopped(*this, kind, reason);
+    else command_loop();
     event_ = nullptr;
 }
 

@@ -32,6 +32,19 @@ class device;
 
 namespace ptxsim::debug {
 
+class session;
+
+// A front end other than the command line (the DAP server, debug/dap.hpp):
+// told of each stop, it handles requests until one resumes the program
+// (and returns) or throws to restart, kill or quit.
+class session_driver {
+public:
+    virtual ~session_driver() = default;
+    virtual void stopped(session& s, const char* kind, const std::string& reason) = 0;
+    // Asked now and then while the program runs (every 4,096 instructions).
+    virtual bool pause_requested() { return false; }
+};
+
 struct session_options {
     bool batch = false;                  // no prompts, no echo of commands read from a file
     bool echo = false;                   // print "(ptxsim) COMMAND" for commands not typed at a terminal
@@ -66,6 +79,44 @@ public:
     void pending_register(const sim::pending_register_event& e) override { checkers_.pending_register(e); }
     void host_allocate(const sim::host_memory_event& e) override { checkers_.host_allocate(e); }
     void host_write(const sim::host_memory_event& e) override { checkers_.host_write(e); }
+
+    // ---- for front ends other than the command line (debug/api.cpp)
+    void attach(session_driver* d) { driver_ = d; }
+    // Runs the program as `run` does; false when a command quit the debugger.
+    bool start();
+    // Carries out a command line as typed; false when it resumed the program
+    // (return from session_driver::stopped then). Reverse commands, run,
+    // kill and quit leave by exceptions the session catches itself.
+    bool command(const std::string& line);
+    bool stopped_in_kernel() const { return running(); }
+    int program_status() const { return last_status_; } // the last run's (0 ok, 1 fault or mismatch, 2 bad input)
+    std::string entry_kernel() const { return file_.launches.empty() ? std::string() : file_.launches.front().kernel; }
+    int failed_commands() const { return failed_; }
+    struct warp_ref {
+        uint64_t cta = 0;
+        uint32_t warp = 0;
+        std::string name; // "block (0,0,0) warp 1"
+    };
+    std::vector<warp_ref> live_warps() const;
+    struct frame_ref {
+        std::string function, file, ptx_file; // file: the CUDA source when known, else the PTX
+        uint32_t line = 0, ptx_line = 0;
+    };
+    // The lane's calls, innermost first; the lane: `lane`, or the warp's first live one when that has exited.
+    std::vector<frame_ref> frames(uint64_t cta, uint32_t warp, uint32_t& lane) const;
+    std::vector<std::pair<std::string, std::string>> registers(uint64_t cta, uint32_t warp, uint32_t lane) const;
+    std::vector<std::pair<std::string, std::string>> lane_states(uint64_t cta, uint32_t warp) const;
+    // Moves focus to the warp (keeping the lane where it lives).
+    void focus_warp(uint64_t cta, uint32_t warp);
+    uint64_t focus_cta() const { return focus_.cta; }
+    uint32_t focus_warp_index() const { return focus_.warp(); }
+    uint32_t focus_lane() const { return focus_.lane(); }
+    // print's value text for EXPR (folded over the focused warp's lanes); throws expr_error.
+    std::string evaluate(const std::string& expr, char format = 0);
+    // Replaces the breakpoints at lines of `file` (DAP's setBreakpoints):
+    // for each, the line it was placed at (0: pending) and its number.
+    std::vector<std::pair<uint32_t, int>> set_line_breakpoints(const std::string& file, const std::vector<std::pair<uint32_t, std::string>>& lines);
+    std::string resolved_source(const std::string& file); // the path to open for a source a frame names
 
 private:
     // What resuming asks for, until the next stop.
@@ -118,6 +169,7 @@ private:
         search_kind kind = search_kind::warp_instruction;
         uint64_t target = 0;         // the ordinal to stop at (no search), or the search's limit
         std::string note;            // printed at the stop
+        const char* stop_kind = "step"; // how a front end names the stop (DAP's stopped reasons)
     };
     struct restart_request {
         replay_plan plan;
@@ -134,7 +186,8 @@ private:
     void start_program(std::optional<replay_plan> plan);
     int run_once(const std::optional<replay_plan>& plan);
     bool silent() const { return search_.has_value() || (replay_to_ && ordinal_ < *replay_to_); }
-    void stop(const sim::instruction_event* e, const std::string& reason);
+    // `kind`: "breakpoint", "step", "exception", "data breakpoint", "pause" (DAP's names).
+    void stop(const sim::instruction_event* e, const std::string& reason, const char* kind);
     bool step_finished(const sim::instruction_event& e);
     std::optional<std::string> breakpoint_hit(const sim::instruction_event& e);
     void note_search(const sim::instruction_event& e, uint64_t ordinal);
@@ -170,6 +223,7 @@ private:
 
     // ---- looking (inspect.cpp)
     void cmd_print(const std::string& args, char format);
+    std::string print_value(const std::string& args, char format); // "7", "{0-31: 0, 1, ..., 31}"
     void cmd_x(const std::string& format, const std::string& args);
     void cmd_info(const std::string& args);
     void cmd_backtrace();
@@ -212,6 +266,9 @@ private:
     uint64_t stop_ordinal_ = 0;
     std::optional<uint64_t> replay_to_;
     std::string replay_note_;
+    const char* replay_kind_ = "step";
+    const char* pending_kind_ = "step";
+    session_driver* driver_ = nullptr;
     mode mode_ = mode::go;
     uint64_t steps_left_ = 0;
     std::pair<std::string, uint32_t> step_from_line_;
@@ -232,6 +289,7 @@ private:
         std::optional<uint64_t> found;  // the last ordinal that matched before the limit
         std::string found_note;
         focus_state found_focus;
+        const char* found_kind = "breakpoint";
         // line_start: the start of the focused lane's current and previous runs of one line
         uint64_t run_start = 0, previous_run_start = 0;
         std::pair<std::string, uint32_t> run_line;
@@ -273,6 +331,7 @@ private:
     std::string list_file_;
     uint32_t list_line_ = 0;
     int failed_ = 0;
+    int last_status_ = 0;
 };
 
 } // namespace ptxsim::debug

@@ -8,17 +8,17 @@ bool same_file(const std::string& given, const std::string& path) {
     if (given.empty() || path.empty()) return false;
     if (given == path) return true;
     namespace fs = std::filesystem;
-    const fs::path g(given), p(path);
-    if (g.has_parent_path()) { // a path: its last components must match
-        auto gi = g.end(), pi = p.end();
-        while (gi != g.begin()) {
-            if (pi == p.begin()) return false;
-            --gi, --pi;
-            if (*gi != *pi) return false;
-        }
-        return true;
+    // The trailing components both have must agree (an editor's absolute
+    // path against a module's relative one, or a bare file name).
+    const fs::path g = fs::path(given).lexically_normal(), p = fs::path(path).lexically_normal();
+    auto gi = g.end(), pi = p.end();
+    bool any = false;
+    while (gi != g.begin() && pi != p.begin()) {
+        --gi, --pi;
+        if (*gi != *pi) return false;
+        any = true;
     }
-    return g.filename() == p.filename();
+    return any;
 }
 
 std::string base_name(const std::string& n) {

@@ -13,6 +13,7 @@ int cmd_check(const std::vector<std::string>& args);
 int cmd_prof(const std::vector<std::string>& args);
 int cmd_exec(const std::vector<std::string>& args);
 int cmd_debug(const std::vector<std::string>& args);
+int cmd_dap(const std::vector<std::string>& args);
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_findings = 1;

@@ -28,6 +28,7 @@ commands:
   debug LAUNCH.json
                   debug its kernels: breakpoints, stepping, registers per lane,
                   watchpoints, and going back in time (cuda-gdb's commands)
+  dap             the same for editors: the Debug Adapter Protocol on stdin/stdout
 
 options:
   -h, --help      this text (ptxsim <command> --help for a command's options)
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
         if (cmd == "prof") return cmd_prof(rest);
         if (cmd == "exec") return cmd_exec(rest);
         if (cmd == "debug") return cmd_debug(rest);
+        if (cmd == "dap") return cmd_dap(rest);
     } catch (const std::exception& e) {
         std::cerr << "ptxsim: internal error: " << e.what() << '\n';
         return exit_usage;

@@ -1,0 +1,201 @@
+// ptxsim dap driven by a scripted client: the messages an editor sends
+// for a real session (initialize, launch, breakpoints, configurationDone,
+// threads, stack, scopes, variables, evaluate, stepping forward and back,
+// continue to a fault, to the end, disconnect), checking what comes back.
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ptxsim::test {
+namespace {
+
+using json = nlohmann::json;
+
+class dap_client {
+public:
+    dap_client() {
+        int in[2], out[2];
+        if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe");
+        pid_ = fork();
+        if (pid_ == 0) {
+            dup2(in[0], STDIN_FILENO);
+            dup2(out[1], STDOUT_FILENO);
+            close(in[1]);
+            close(out[0]);
+            execl(PTXSIM_BINARY, "ptxsim", "dap", static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        close(in[0]);
+        close(out[1]);
+        to_ = in[1];
+        from_ = out[0];
+    }
+    ~dap_client() {
+        close(to_);
+        close(from_);
+        if (pid_ > 0) waitpid(pid_, nullptr, 0);
+    }
+    int finish() {
+        close(to_);
+        to_ = -1;
+        int status = 0;
+        waitpid(pid_, &status, 0);
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    // Sends a request; returns its response, keeping the events that came before it.
+    json request(const std::string& command, json args = json::object()) {
+        const int seq = seq_++;
+        json m{{"seq", seq}, {"type", "request"}, {"command", command}, {"arguments", args}};
+        std::string body = m.dump();
+        std::string all = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+        if (write(to_, all.data(), all.size()) != static_cast<ssize_t>(all.size())) throw std::runtime_error("write");
+        for (;;) {
+            json r = read_one();
+            if (r.value("type", "") == "response" && r.value("request_seq", -1) == seq) return r;
+            events_.push_back(r);
+        }
+    }
+    // The next event of that name (earlier ones of other names are kept).
+    json wait_event(const std::string& name) {
+        for (;;) {
+            for (size_t i = 0; i < events_.size(); ++i)
+                if (events_[i].value("event", "") == name) {
+                    json e = events_[i];
+                    events_.erase(events_.begin() + static_cast<std::ptrdiff_t>(i));
+                    return e;
+                }
+            events_.push_back(read_one());
+        }
+    }
+    std::string console() const {
+        std::string t;
+        for (const auto& e : events_)
+            if (e.value("event", "") == "output") t += e["body"].value("output", "");
+        return t;
+    }
+
+private:
+    json read_one() {
+        for (;;) {
+            size_t end = buf_.find("\r\n\r\n");
+            if (end != std::string::npos) {
+                size_t len = std::stoul(buf_.substr(buf_.find("Content-Length:") + 15, end));
+                if (buf_.size() >= end + 4 + len) {
+                    json m = json::parse(buf_.substr(end + 4, len));
+                    buf_.erase(0, end + 4 + len);
+                    return m;
+                }
+            }
+            pollfd p{from_, POLLIN, 0};
+            if (poll(&p, 1, 20000) <= 0) throw std::runtime_error("no message from ptxsim dap in 20 s; so far: " + buf_);
+            char chunk[65536];
+            ssize_t n = read(from_, chunk, sizeof chunk);
+            if (n <= 0) throw std::runtime_error("ptxsim dap closed its output; so far: " + buf_);
+            buf_.append(chunk, static_cast<size_t>(n));
+        }
+    }
+
+    pid_t pid_ = -1;
+    int to_ = -1, from_ = -1, seq_ = 1;
+    std::string buf_;
+    std::vector<json> events_;
+};
+
+const std::string dir = std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels";
+
+TEST(dap, a_session_from_breakpoint_to_the_end) {
+    dap_client c;
+    json init = c.request("initialize", {{"clientID", "test"}, {"adapterID", "ptxsim"}, {"linesStartAt1", true}});
+    ASSERT_TRUE(init.value("success", false)) << init.dump();
+    EXPECT_TRUE(init["body"].value("supportsStepBack", false));
+    c.wait_event("initialized");
+    json l = c.request("launch", {{"program", dir + "/launch.json"}});
+    ASSERT_TRUE(l.value("success", false)) << l.dump();
+    json b = c.request("setBreakpoints", {{"source", {{"path", dir + "/debug_demo.cu"}}}, {"breakpoints", {{{"line", 32}}}}});
+    ASSERT_TRUE(b.value("success", false)) << b.dump();
+    ASSERT_EQ(b["body"]["breakpoints"].size(), 1u);
+    EXPECT_TRUE(c.request("configurationDone").value("success", false));
+
+    json s = c.wait_event("stopped");
+    EXPECT_EQ(s["body"].value("reason", ""), "breakpoint") << s.dump();
+    const int64_t tid = s["body"].value("threadId", int64_t(0));
+    EXPECT_EQ(tid, 1); // block 0, warp 0
+
+    json t = c.request("threads");
+    ASSERT_TRUE(t.value("success", false));
+    EXPECT_EQ(t["body"]["threads"][0].value("name", ""), "block (0,0,0) warp 0") << t.dump();
+    EXPECT_EQ(t["body"]["threads"].size(), 2u) << t.dump(); // 64 threads: two warps
+
+    json st = c.request("stackTrace", {{"threadId", tid}});
+    ASSERT_TRUE(st.value("success", false)) << st.dump();
+    json f0 = st["body"]["stackFrames"][0];
+    EXPECT_EQ(f0.value("line", 0), 32) << st.dump();
+    EXPECT_NE(f0.value("name", "").find("diverge_call (lane 0;"), std::string::npos) << st.dump();
+    EXPECT_EQ(std::filesystem::path(f0["source"].value("path", "")).filename(), "debug_demo.cu");
+
+    json sc = c.request("scopes", {{"frameId", f0.value("id", int64_t(0))}});
+    ASSERT_TRUE(sc.value("success", false));
+    EXPECT_EQ(sc["body"]["scopes"][0].value("name", ""), "Registers");
+    json vars = c.request("variables", {{"variablesReference", sc["body"]["scopes"][0].value("variablesReference", int64_t(0))}});
+    bool found = false;
+    for (const auto& v : vars["body"]["variables"])
+        if (v.value("name", "") == "%rd1") found = true;
+    EXPECT_TRUE(found) << vars.dump();
+    json lanes = c.request("variables", {{"variablesReference", sc["body"]["scopes"][1].value("variablesReference", int64_t(0))}});
+    EXPECT_EQ(lanes["body"]["variables"].size(), 32u);
+
+    json ev = c.request("evaluate", {{"expression", "threadIdx.x * 2"}, {"frameId", f0.value("id", int64_t(0))}, {"context", "watch"}});
+    EXPECT_EQ(ev["body"].value("result", ""), "{0-31: 0, 2, ..., 62}") << ev.dump();
+    json bad = c.request("evaluate", {{"expression", "%nosuch"}, {"frameId", f0.value("id", int64_t(0))}});
+    EXPECT_FALSE(bad.value("success", true));
+
+    // A step, and back.
+    EXPECT_TRUE(c.request("next", {{"threadId", tid}}).value("success", false));
+    EXPECT_EQ(c.wait_event("stopped")["body"].value("reason", ""), "step");
+    json after = c.request("stackTrace", {{"threadId", tid}});
+    // The next line .loc names after the else branch: out[t] = r starts with t (line 27).
+    EXPECT_EQ(after["body"]["stackFrames"][0].value("line", 0), 27) << after.dump();
+    EXPECT_TRUE(c.request("stepBack", {{"threadId", tid}}).value("success", false));
+    c.wait_event("stopped");
+    json back = c.request("stackTrace", {{"threadId", tid}});
+    EXPECT_EQ(back["body"]["stackFrames"][0].value("line", 0), 32) << back.dump();
+
+    // The other warp hits the breakpoint; then the off-by-one launch faults; then the end.
+    EXPECT_TRUE(c.request("continue", {{"threadId", tid}}).value("success", false));
+    json s2 = c.wait_event("stopped");
+    EXPECT_EQ(s2["body"].value("threadId", int64_t(0)), 2) << s2.dump();
+    c.request("continue", {{"threadId", 2}});
+    json s3 = c.wait_event("stopped");
+    EXPECT_EQ(s3["body"].value("reason", ""), "exception") << s3.dump();
+    c.request("continue", {{"threadId", 1}});
+    json ex = c.wait_event("exited");
+    EXPECT_EQ(ex["body"].value("exitCode", -1), 1); // the fault
+    c.wait_event("terminated");
+    EXPECT_NE(c.console().find("Kernel fault"), std::string::npos) << c.console();
+    EXPECT_TRUE(c.request("disconnect").value("success", false));
+    EXPECT_EQ(c.finish(), 0);
+}
+
+TEST(dap, bad_requests_are_refused_with_a_message) {
+    dap_client c;
+    c.request("initialize");
+    json early = c.request("threads");
+    EXPECT_FALSE(early.value("success", true));
+    json l = c.request("launch", {{"program", "/nonexistent/launch.json"}});
+    EXPECT_FALSE(l.value("success", true));
+    EXPECT_FALSE(l.value("message", "").empty());
+    json unknown = c.request("frobnicate");
+    EXPECT_FALSE(unknown.value("success", true));
+    c.request("disconnect");
+    EXPECT_EQ(c.finish(), 0);
+}
+
+} // namespace
+} // namespace ptxsim::test
