@@ -324,17 +324,27 @@ void session::read_watch_values() {
 std::string session::pending_reason() {
     std::string reason;
     pending_kind_ = "step";
-    for (const auto& h : pending_hits_) {
+    // One paragraph per watchpoint: an instruction's lanes may hit it together.
+    for (size_t i = 0; i < pending_hits_.size(); ++i) {
+        const watch_hit& h = pending_hits_[i];
+        bool first = true;
+        for (size_t k = 0; k < i; ++k) first &= pending_hits_[k].id != h.id;
+        if (!first) continue;
         pending_kind_ = "data breakpoint";
         auto w = std::find_if(watchpoints_.begin(), watchpoints_.end(), [&](const watchpoint& x) { return x.id == h.id; });
         if (w == watchpoints_.end()) continue;
+        const watch_hit* last = &h;
+        size_t lanes = 0;
+        for (size_t k = i; k < pending_hits_.size(); ++k)
+            if (pending_hits_[k].id == h.id) last = &pending_hits_[k], ++lanes;
         ++w->hits;
         const char* kind = w->kind == 'w' ? "Hardware watchpoint" : w->kind == 'r' ? "Hardware read watchpoint" : "Hardware access (read/write) watchpoint";
         reason += fmt::format("{} {}: {}\n\n", kind, w->id, w->text);
-        if (h.write) reason += fmt::format("Old value = {}\nNew value = {}\n", bytes_text(h.before, w->type), bytes_text(h.after, w->type));
-        else reason += fmt::format("Value = {}\n", bytes_text(h.after, w->type));
-        reason += fmt::format("{} by {} at {}\n", h.write ? "written" : "read", thread_text(h.site.block, h.site.thread),
-                              map_ ? where_pos(h.site.function_id, h.site.pos) : std::string("?"));
+        if (h.write) reason += fmt::format("Old value = {}\nNew value = {}\n", bytes_text(h.before, w->type), bytes_text(last->after, w->type));
+        else reason += fmt::format("Value = {}\n", bytes_text(last->after, w->type));
+        reason += fmt::format("{} by {} at {}{}\n", h.write ? "written" : "read", thread_text(h.site.block, h.site.thread),
+                              map_ ? where_pos(h.site.function_id, h.site.pos) : std::string("?"),
+                              lanes > 1 ? fmt::format(" (and {} more access{} since the last stop)", lanes - 1, lanes == 2 ? "" : "es") : "");
         set_focus(h.site.cta, h.site.warp * 32 + h.site.lane);
     }
     pending_hits_.clear();

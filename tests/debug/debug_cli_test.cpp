@@ -85,11 +85,11 @@ TEST(debug, fault_stops_before_the_faulting_instruction) {
     EXPECT_TRUE(has(r.out, "Kernel fault (the launch stops here on a GPU):")) << r.out;
     EXPECT_TRUE(has(r.out, "[Switching focus to block (0,0,0) thread (31,0,0) (warp 0, lane 31)]")) << r.out;
     EXPECT_TRUE(has(r.out, "Stopped before the faulting instruction runs")) << r.out;
-    EXPECT_TRUE(has(r.out, "debug_demo.cu:39\t    if (t < n) out[t + 1] = t;")) << r.out;
+    EXPECT_TRUE(has(r.out, "debug_demo.cu:49\t    if (t < n) out[t + 1] = t;")) << r.out;
     EXPECT_TRUE(has(r.out, "$1 = {0-31: 0, 1, ..., 31}")) << r.out;
     EXPECT_TRUE(has(r.out, "Cannot access memory at address")) << r.out; // x reaches past the allocation
     EXPECT_TRUE(has(r.out, "The launch ended with its fault:")) << r.out;
-    EXPECT_TRUE(has(r.out, "[Program finished: 3 launches, exit status 1]")) << r.out;
+    EXPECT_TRUE(has(r.out, "[Program finished: 4 launches, exit status 1]")) << r.out;
 }
 
 TEST(debug, racecheck_finding_and_last_write) {
@@ -108,6 +108,44 @@ TEST(debug, reverse_continue_goes_back_to_the_previous_hit) {
     // The grid-stride loop: the second hit is i + 512, and back again at i.
     EXPECT_TRUE(has(r.out, "$1 = {0-31: 544, 545, ..., 575}")) << r.out;
     EXPECT_TRUE(has(r.out, "$2 = {0-31: 32, 33, ..., 63}")) << r.out;
+}
+
+TEST(debug, watchpoint_on_local_memory_is_the_focused_threads) {
+    auto r = debug("break debug_demo.cu:41\nrun\nx/8dw (@local int*)%rd3\nwatch *((@local int*)%rd3 + 5)\ndelete 1\ncontinue\n");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(has(r.out, "0x0 <local>:\t0\t1\t2\t3\n0x10 <local>:\t4\t5\t6\t7\n")) << r.out;
+    // Thread 0 stores -1 to a[(0 + 5) & 15]; the other threads' stores go to their own frames.
+    EXPECT_TRUE(has(r.out, "Old value = 5\nNew value = -1\nwritten by block (0,0,0) thread (0,0,0) at debug_demo.cu:41")) << r.out;
+    EXPECT_TRUE(has(r.out, "Hardware watchpoint 2: *((@local int*)%rd3 + 5) (block (0,0,0) thread (0,0,0))")) << r.out;
+}
+
+TEST(debug, watchpoint_on_distributed_shared_memory_sees_other_blocks_writes) {
+    const std::string dsmem = std::string(PTXSIM_SOURCE_DIR) + "/kernels/cluster_dsmem/launch.json";
+    auto r = debug("break cluster_dsmem.cu:24\nrun\ncuda block (0,0,0) thread (0,0,0)\nwatch counter\ndelete 1\ncontinue\n", "", dsmem);
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(has(r.out, "Hardware watchpoint 2: counter (block (0,0,0))")) << r.out;
+    // The first change to rank 0's counter is an atomicAdd through map_shared_rank from block 3.
+    EXPECT_TRUE(has(r.out, "Old value = 0\nNew value = 4256\nwritten by block (3,0,0) thread (96,0,0) at cluster_dsmem.cu:30")) << r.out;
+}
+
+TEST(debug, barriers_waiting_warps_and_stepping_over_a_barrier) {
+    auto r = debug(
+        "break debug_demo.cu:9 if threadIdx.x >= 32\nrun\ninfo cuda barriers\ninfo cuda warps\ndelete\n"
+        "break debug_demo.cu:12\nrun\ndelete\nnext\ninfo line\n");
+    EXPECT_EQ(r.status, 0) << r.out;
+    // Warp 1 at line 9 while warp 0 already waits at the __syncthreads of line 12.
+    EXPECT_TRUE(has(r.out, "  barrier 0: 32 threads arrived of all live; waiting: warp 0 lanes 0xffffffff")) << r.out;
+    EXPECT_TRUE(has(r.out, "  0     0xffffffff  0x00000000  0xffffffff  debug_demo.cu:13")) << r.out;
+    // next over bar.sync: warp 1 runs to the barrier, which lets warp 0 go on to line 13.
+    EXPECT_TRUE(has(r.out, "Starting the program again from the beginning.")) << r.out;
+    EXPECT_TRUE(has(r.out, "debug_demo.cu:13\t    if (t == 0) {")) << r.out;
+    EXPECT_TRUE(has(r.out, "block (0,0,0) thread (0,0,0) (warp 0, lane 0) is at debug_demo.cu:13")) << r.out;
+}
+
+TEST(debug, stepping_past_the_focused_threads_exit) {
+    auto r = debug("break debug_demo.cu:33\nrun\ndelete\nnext 3\ninfo line\n");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(has(r.out, "[The focused thread has exited; focus moves to block (0,0,0) thread (32,0,0)]")) << r.out;
 }
 
 TEST(debug, bad_commands_get_messages_and_the_session_goes_on) {

@@ -33,6 +33,16 @@ extern "C" __global__ void diverge_call(int* out) {
     out[t] = r;
 }
 
+// A per-thread array indexed by a run-time value: it lives in local memory.
+extern "C" __global__ void local_scratch(int* out, int k) {
+    int a[16];
+    int t = threadIdx.x;
+    for (int i = 0; i < 16; ++i) a[i] = t + i;
+    a[(t + k) & 15] = -1;
+    __syncthreads();
+    out[t] = a[t & 15] + a[(t * 3) & 15];
+}
+
 // Writes one element past the end of `out` (thread 31 faults).
 extern "C" __global__ void off_by_one(int* out, int n) {
     int t = threadIdx.x;
