@@ -140,7 +140,7 @@ std::vector<std::pair<uint32_t, int>> session::set_line_breakpoints(const std::s
 std::string session::resolved_source(const std::string& file) {
     namespace fs = std::filesystem;
     if (fs::exists(file)) return fs::absolute(file).string();
-    for (const auto& m : file_.modules) {
+    for (const auto& m : modules()) {
         fs::path p = fs::path(m).parent_path() / file;
         if (fs::exists(p)) return fs::absolute(p).string();
     }

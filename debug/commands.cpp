@@ -59,7 +59,7 @@ int session::run() {
 }
 
 void session::command_loop() {
-    std::string last;
+    std::string& last = last_command_; // kept across stops, so an empty line after a step steps again
     for (;;) {
         auto line = in_.read(opt_.batch || !in_.interactive() ? "" : "(ptxsim) ");
         if (!line) {
@@ -406,7 +406,7 @@ void session::cmd_enable(const std::string& args, bool on) {
 void session::cmd_cuda(const std::string& args) {
     if (args.empty() || args == "kernel" || args == "block" || args == "thread" || args == "warp" || args == "lane") {
         if (!focus_set_) throw command_error("Focus is not set: the program has not stopped in a kernel.");
-        if (args == "kernel") out_ << fmt::format("kernel {} (launch {} of {})\n", base_name(kernel_), launch_ + 1, file_.launches.size());
+        if (args == "kernel") out_ << fmt::format("kernel {} (launch {} of {})\n", base_name(kernel_), launch_ + 1, launch_specs().size());
         else out_ << focus_text() << '\n';
         return;
     }

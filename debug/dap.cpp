@@ -136,7 +136,9 @@ bool dap_server::launch(const json& r) {
     stop_on_entry_ = args.value("stopOnEntry", false);
     static std::istringstream nothing;
     no_input_ = stream_input(nothing);
-    session_ = std::make_unique<session>(std::move(*model), std::move(*file), o, *no_input_, text_);
+    std::vector<sim::launch_file> files;
+    files.push_back(std::move(*file));
+    session_ = std::make_unique<session>(std::move(*model), std::move(files), o, *no_input_, text_);
     session_->attach(this);
     if (!o.tools.empty()) session_->command("catch finding");
     text_.str("");

@@ -212,9 +212,10 @@ const std::string* session::source_text(const std::string& file, uint32_t line) 
         std::vector<std::string> lines;
         std::ifstream in(file);
         // A relative CUDA path (.file "k.cu") is beside the module that names it.
-        for (size_t m = 0; !in && std::filesystem::path(file).is_relative() && m < file_.modules.size(); ++m) {
+        const auto mods = modules();
+        for (size_t m = 0; !in && std::filesystem::path(file).is_relative() && m < mods.size(); ++m) {
             in.clear();
-            in.open(std::filesystem::path(file_.modules[m]).parent_path() / file);
+            in.open(std::filesystem::path(mods[m]).parent_path() / file);
         }
         for (std::string l; std::getline(in, l);) lines.push_back(l);
         it = sources_.emplace(file, std::move(lines)).first;
@@ -441,8 +442,9 @@ void session::info_registers(const std::string& names) {
 void session::info_cuda(const std::string& what) {
     if (what == "kernels") {
         out_ << "  Launch  Kernel                          Grid            Block           State\n";
-        for (size_t i = 0; i < file_.launches.size(); ++i) {
-            const auto& l = file_.launches[i];
+        const auto specs = launch_specs();
+        for (size_t i = 0; i < specs.size(); ++i) {
+            const auto& l = *specs[i];
             const char* state = !started_ ? "not started" : static_cast<int>(i) < launch_ ? "finished"
                                 : static_cast<int>(i) == launch_ && running()             ? "running"
                                 : static_cast<int>(i) == launch_                          ? "finished"
@@ -564,7 +566,7 @@ void session::cmd_list(const std::string& args) {
                         if (!file.empty()) break;
                     }
             if (file.empty())
-                for (const auto& m : file_.modules)
+                for (const auto& m : modules())
                     if (same_file(given, m)) file = m;
             if (file.empty()) file = given;
         } else if (all_digits(args)) {
@@ -580,7 +582,7 @@ void session::cmd_list(const std::string& args) {
         }
         first = line > 5 ? line - 5 : 1;
     }
-    if (file.empty() && !file_.modules.empty()) file = file_.modules.front(), first = first ? first : 1;
+    if (file.empty() && !modules().empty()) file = modules().front(), first = first ? first : 1;
     if (!source_text(file, first)) throw command_error(fmt::format("Line number {} out of range; \"{}\" has {} lines.", first, short_name(file), sources_[file].size()));
     for (uint32_t l = first; l < first + 10; ++l) {
         const std::string* t = source_text(file, l);

@@ -45,8 +45,26 @@ bool session::region::contains(const sim::access_event& e) const {
     return e.offset < offset + size && offset < e.offset + e.size;
 }
 
-session::session(models::gpu_model model, sim::launch_file file, session_options o, line_input& in, std::ostream& out)
-    : model_(std::move(model)), file_(std::move(file)), opt_(std::move(o)), in_(in), out_(out) {}
+session::session(models::gpu_model model, std::vector<sim::launch_file> files, session_options o, line_input& in, std::ostream& out)
+    : model_(std::move(model)), files_(std::move(files)), opt_(std::move(o)), in_(in), out_(out) {}
+
+std::vector<std::string> session::modules() const {
+    std::vector<std::string> out;
+    for (const auto& f : files_) out.insert(out.end(), f.modules.begin(), f.modules.end());
+    return out;
+}
+
+std::vector<const sim::launch_spec*> session::launch_specs() const {
+    std::vector<const sim::launch_spec*> out;
+    for (const auto& f : files_)
+        for (const auto& l : f.launches) out.push_back(&l);
+    return out;
+}
+
+std::string session::entry_kernel() const {
+    auto l = launch_specs();
+    return l.empty() ? std::string() : l.front()->kernel;
+}
 
 session::~session() = default;
 
@@ -82,8 +100,13 @@ int session::run_once(const std::optional<replay_plan>& plan) {
     findings_seen_ = 0;
     findings_listed_ = 0;
 
-    sim::device dev(model_);
-    device_ = &dev;
+    // Each file is a checkpoint: a replay starts at the last one that begins at or before its target.
+    size_t first = 0;
+    if (plan && !plan->search && plan->target != fresh_start)
+        while (first + 1 < file_start_.size() && file_start_[first + 1] <= plan->target) ++first;
+    ordinal_ = first < file_start_.size() ? file_start_[first] : 0;
+    launch_ = -1;
+    for (size_t i = 0; i < first; ++i) launch_ += static_cast<int>(files_[i].launches.size());
     sim::run_settings s;
     s.options.observer = this;
     s.options.threads = 1;
@@ -103,7 +126,14 @@ int session::run_once(const std::optional<replay_plan>& plan) {
     started_ = true;
     int status = 0;
     try {
-        status = sim::run_launch_file(dev, file_, s, gated, gated);
+        for (size_t i = first; i < files_.size(); ++i) {
+            if (file_start_.size() <= i) file_start_.resize(i + 1, ordinal_);
+            sim::device dev(model_);
+            device_ = &dev;
+            status = std::max(status, sim::run_launch_file(dev, files_[i], s, gated, gated));
+            device_ = nullptr;
+            if (status == 2) break;
+        }
     } catch (search_done&) {
         started_ = false;
         view_ = nullptr;
@@ -132,7 +162,6 @@ int session::run_once(const std::optional<replay_plan>& plan) {
 void session::start_program(std::optional<replay_plan> plan) {
     if (opt_.schedule && !schedule_measured_) {
         // PCT's change points are sized by the default order's instruction count, as `run --replay` does.
-        sim::device dev(model_);
         sim::run_settings s;
         s.report_faults = false;
         s.options.max_warp_instructions = opt_.max_warp_instructions;
@@ -141,7 +170,10 @@ void session::start_program(std::optional<replay_plan> plan) {
         s.totals = &measured;
         s.validate = opt_.validate;
         std::ostringstream sink;
-        sim::run_launch_file(dev, file_, s, sink, sink);
+        for (const auto& f : files_) {
+            sim::device one(model_);
+            sim::run_launch_file(one, f, s, sink, sink);
+        }
         schedule_params_.quantum = s.options.quantum;
         schedule_params_.expected_instructions = std::max<uint64_t>(1, measured.warp_instructions);
         schedule_measured_ = true;
@@ -205,7 +237,7 @@ void session::launch_begin(const sim::launch_event& e) {
     stop_fn_ = e.stop;
     for (auto& w : watchpoints_) w.known = false;
     if (!silent())
-        out_ << fmt::format("[Launch {} of {}: {}<<<({},{},{}),({},{},{})>>>]\n", launch_ + 1, file_.launches.size(), base_name(kernel_),
+        out_ << fmt::format("[Launch {} of {}: {}<<<({},{},{}),({},{},{})>>>]\n", launch_ + 1, launch_specs().size(), base_name(kernel_),
                             grid_.x, grid_.y, grid_.z, block_.x, block_.y, block_.z);
     resolve_breakpoints(!silent());
     checkers_.launch_begin(e);

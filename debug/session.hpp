@@ -56,7 +56,9 @@ struct session_options {
 
 class session final : public sim::observer {
 public:
-    session(models::gpu_model model, sim::launch_file file, session_options o, line_input& in, std::ostream& out);
+    // The program: one launch file, or a CUDA program's launches as `ptxsim exec
+    // --record` wrote them (each file its own device, run in order).
+    session(models::gpu_model model, std::vector<sim::launch_file> files, session_options o, line_input& in, std::ostream& out);
     ~session() override;
     // Reads and carries out commands until quit or the end of input; the
     // exit status: 0, or 1 when a command failed.
@@ -90,7 +92,7 @@ public:
     bool command(const std::string& line);
     bool stopped_in_kernel() const { return running(); }
     int program_status() const { return last_status_; } // the last run's (0 ok, 1 fault or mismatch, 2 bad input)
-    std::string entry_kernel() const { return file_.launches.empty() ? std::string() : file_.launches.front().kernel; }
+    std::string entry_kernel() const;
     int failed_commands() const { return failed_; }
     struct warp_ref {
         uint64_t cta = 0;
@@ -248,7 +250,10 @@ private:
     void error(const std::string& message);
 
     models::gpu_model model_;
-    sim::launch_file file_;
+    std::vector<sim::launch_file> files_;
+    std::vector<std::string> modules() const;               // every file's modules
+    std::vector<const sim::launch_spec*> launch_specs() const; // every file's launches, in order
+    std::vector<uint64_t> file_start_;                     // the ordinal each file's first instruction had (learned as they run)
     session_options opt_;
     line_input& in_;
     std::ostream& out_;
@@ -332,6 +337,7 @@ private:
     uint32_t list_line_ = 0;
     int failed_ = 0;
     int last_status_ = 0;
+    std::string last_command_;
 };
 
 } // namespace ptxsim::debug

@@ -167,6 +167,10 @@ TEST(debug, usage_errors_exit_2) {
     EXPECT_EQ(run_ptxsim("debug /nonexistent/launch.json").status, 2);
     EXPECT_EQ(run_ptxsim("debug -x /nonexistent/commands " + demo).status, 2);
     EXPECT_EQ(run_ptxsim("debug --tool nosuch " + demo).status, 2);
+    // A program without kernel launches: nothing to debug.
+    auto none = run_ptxsim("debug --batch /bin/true");
+    EXPECT_EQ(none.status, 2);
+    EXPECT_TRUE(has(none.err, "the program made no kernel launch that could be recorded")) << none.err;
     auto h = run_ptxsim("debug --help");
     EXPECT_EQ(h.status, 0);
     EXPECT_TRUE(has(h.out, "usage: ptxsim debug"));

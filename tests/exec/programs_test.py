@@ -16,7 +16,7 @@ PROGRAMS = os.path.join(HERE, "programs")
 
 # case: (source, nvcc options, ptxsim command and options, program arguments,
 #        expected exit status, strings stdout must hold, strings stderr must hold);
-# the command is `exec` unless it starts with "check".
+# the command is `exec` unless it starts with "check" or "debug".
 CASES = {
     "vector_add_static": ("vector_add.cu", ["-arch=sm_90a"], [], [], 0,
                           ["name=NVIDIA H800 (ptxsim) sm=9.0 sms=132", "kernel: n=1000 scale=0.5",
@@ -66,6 +66,17 @@ CASES = {
                         ["launches recorded"]),
     "record_memory_kinds": ("memory_kinds.cu", ["-arch=sm_90a"], ["--record", "{record}"], [], 0, ["PASSED"],
                             ["launches recorded"]),
+    # ptxsim debug PROGRAM: the program runs once to record its launches, which
+    # are then debugged: stop at racecheck's first finding (lane 0 reads
+    # tile[1], which lane 1 wrote), ask who wrote tile[1], and see that
+    # tile[32], which lane 31 reads, is not written yet.
+    "debug_program_race": ("race.cu", ["-arch=sm_90a", "-lineinfo"],
+                           ["debug", "--batch", "--tool", "racecheck", "-x", "{commands}/debug_race.gdb"], [], 0,
+                           ["1 launch recorded: debugging them in order", "done: no error",
+                            "Intra-warp hazard on __shared__ memory", "race.cu:9\t    out[threadIdx.x] = tile[(threadIdx.x + 1) % 128];",
+                            "by block (0,0,0) thread (1,0,0) (warp 0, lane 1) at race.cu:7", "value before: 0",
+                            "value after:  1", "No write to *((@shared int*)&tile + 32) (block (0,0,0)) in this launch",
+                            "[Program killed]"], []),
     "sass_only_refused": ("vector_add.cu", ["-gencode", "arch=compute_90a,code=sm_90a"], [], [], 2, [],
                           ["has no PTX", "-gencode arch=compute_90a,code=compute_90a"]),
 }
@@ -99,8 +110,8 @@ def main():
         return 1
     record = os.path.join(a.work, a.case + ".record")
     shutil.rmtree(record, ignore_errors=True)
-    exec_opts = [o.replace("{record}", record) for o in exec_opts]
-    command = exec_opts if exec_opts[:1] == ["check"] else ["exec", *exec_opts]
+    exec_opts = [o.replace("{record}", record).replace("{commands}", os.path.join(HERE, "data")) for o in exec_opts]
+    command = exec_opts if exec_opts[:1] in (["check"], ["debug"]) else ["exec", *exec_opts]
     run = subprocess.run([a.ptxsim, *command, exe, *args], capture_output=True, text=True, timeout=600)
     print(f"$ ptxsim {' '.join(command + [exe] + args)}\n--- stdout\n{run.stdout}--- stderr\n{run.stderr}"
           f"--- exit status {run.returncode}")
