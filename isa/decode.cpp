@@ -194,6 +194,7 @@ private:
                 out_.fn.local_bytes = align_up(out_.fn.local_bytes, align);
                 vars_[v.name] = {space::local, out_.fn.local_bytes};
                 placed_[&v] = {space::local, out_.fn.local_bytes, decl_bytes(v)};
+                out_.fn.local_regions.push_back({out_.fn.local_bytes, decl_bytes(v), std::string(m_.str(v.name))});
                 out_.fn.local_bytes += decl_bytes(v);
             } else if (v.space == state_space::shared) {
                 if (v.link == linkage::extern_) {

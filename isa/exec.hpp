@@ -183,6 +183,7 @@ struct exec_function {
     bool explicitcluster = false;     // .explicitcluster: must be launched with cluster dimensions
     uint32_t maxclusterrank = 0;      // .maxclusterrank: most CTAs per cluster, 0 when absent
     std::vector<shared_region> shared_regions; // its static .shared variables
+    std::vector<shared_region> local_regions;  // its .local variables at frame offsets, for debuggers (debug/)
     std::vector<exec_register_name> register_names; // for debuggers (debug/)
     // Why each instruction that cannot run yet cannot (its `target` indexes here).
     std::vector<std::string> unsupported;
