@@ -147,4 +147,31 @@ std::string session::resolved_source(const std::string& file) {
     return file;
 }
 
+std::vector<std::pair<std::string, std::string>> session::shared_variables(uint64_t cta, uint32_t warp) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (!running()) return out;
+    const isa::exec_function* k = nullptr;
+    for (const auto* f : map_->functions())
+        if (f && f->is_entry && f->name == kernel_) k = f;
+    if (!k) return out;
+    // Each static .shared variable as 32-bit words (its type is the PTX's
+    // bytes; with nvcc -G, Locals shows it typed).
+    constexpr uint32_t shown = 64;
+    for (const auto& r : k->shared_regions) {
+        std::string text = fmt::format("{} bytes:", r.size);
+        for (uint32_t i = 0; i + 4 <= r.size && i < shown * 4; i += 4) {
+            uint32_t w = 0;
+            const std::string why = view_->read(isa::space::shared, r.offset + i, &w, 4, cta, warp, 0);
+            if (!why.empty()) {
+                text += " <" + why + ">";
+                break;
+            }
+            text += fmt::format(" {:#010x}", w);
+        }
+        if (r.size > shown * 4) text += " ...";
+        out.push_back({r.name, text});
+    }
+    return out;
+}
+
 } // namespace ptxsim::debug

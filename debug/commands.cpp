@@ -120,9 +120,11 @@ bool session::dispatch(const std::string& cmd, const std::string& args) {
     if (cmd == "rwatch") return cmd_watch(rest, 'r'), true;
     if (cmd == "awatch") return cmd_watch(rest, 'a'), true;
     if (cmd == "delete") return cmd_delete(rest), true;
+    if (cmd == "ignore") return cmd_ignore(rest), true;
     if (cmd == "enable" || cmd == "disable") return cmd_enable(rest, cmd == "enable"), true;
     if (cmd == "cuda") return cmd_cuda(rest), true;
     if (cmd == "info") return cmd_info(rest), true;
+    if (cmd == "whatis" || cmd == "ptype") return cmd_whatis(rest), true;
     if (cmd == "backtrace") return cmd_backtrace(), true;
     if (cmd == "list") return cmd_list(rest), true;
     if (cmd == "last-write") return cmd_last_write(rest), true;
@@ -179,7 +181,13 @@ bool session::cmd_resume(const std::string& cmd, const std::string& args) {
     if (!started_) throw command_error("The program is not being run.  Use \"run\" first.");
     if (cmd == "kill") throw kill_request{};
     if (cmd == "continue") {
-        if (!args.empty()) count_argument(args, "continue"); // gdb's ignore count: accepted, not used
+        if (!args.empty()) { // gdb's: ignore the breakpoint stopped at N - 1 more times
+            const uint64_t n = count_argument(args, "continue");
+            auto b = std::find_if(breakpoints_.begin(), breakpoints_.end(), [&](const breakpoint& x) { return x.id == stopped_breakpoint_; });
+            if (b == breakpoints_.end()) throw command_error("Not stopped at any breakpoint; the count means nothing here.");
+            b->ignore = n - 1;
+            out_ << fmt::format("Will ignore next {} crossings of breakpoint {}.  Continuing.\n", n - 1, b->id);
+        }
         mode_ = mode::go;
         return false;
     }
@@ -531,10 +539,12 @@ void session::cmd_help(const std::string& args) {
         {"watch", "watch EXPR -- stop when the memory EXPR names changes (rwatch: is read, awatch: either)"},
         {"delete", "delete [N...] (d) -- delete breakpoints and watchpoints (all without N)"},
         {"enable", "enable|disable [N...] -- turn breakpoints on or off"},
+        {"ignore", "ignore N COUNT -- pass breakpoint N COUNT times before it stops again (continue COUNT+1 at it: the same)"},
         {"catch", "catch fault|finding -- stop at kernel faults (always) or checker findings (--tool)"},
         {"print", "print[/x|d|u|f|t] EXPR (p) -- EXPR for every lane of the focused warp"},
         {"x", "x/NFU ADDR -- N units (U: b h w g) of memory in format F (x d u f) from ADDR"},
-        {"info", "info breakpoints|registers [REG...]|line|frame|cuda kernels|blocks|warps|lanes|barriers|mbarriers"},
+        {"info", "info breakpoints|registers [REG...]|locals|args|line|frame|cuda kernels|blocks|warps|lanes|barriers|mbarriers"},
+        {"whatis", "whatis EXPR (ptype) -- the type of EXPR: a CUDA variable's as its DWARF says (nvcc -G), else as ptxsim reads it"},
         {"cuda", "cuda block (x,y,z) thread (x,y,z) | cuda warp N | cuda lane N | cuda kernel -- show or change focus"},
         {"backtrace", "backtrace (bt) -- the focused thread's calls"},
         {"list", "list [LINE | FILE:LINE | FUNCTION] (l) -- source around a line (CUDA when known, else PTX)"},
@@ -552,6 +562,18 @@ void session::cmd_help(const std::string& args) {
     }
     out_ << "ptxsim debug commands (gdb's and cuda-gdb's names):\n";
     for (const auto& [name, text] : topics) out_ << "  " << text << '\n';
+}
+
+void session::cmd_ignore(const std::string& args) {
+    std::istringstream in(args);
+    int id = 0;
+    long long count = -1;
+    if (!(in >> id >> count) || count < 0) throw command_error("Argument required (a breakpoint number and a count: ignore 1 5).");
+    auto b = std::find_if(breakpoints_.begin(), breakpoints_.end(), [&](const breakpoint& x) { return x.id == id; });
+    if (b == breakpoints_.end()) throw command_error(fmt::format("No breakpoint number {}.", id));
+    b->ignore = static_cast<uint64_t>(count);
+    if (count == 0) out_ << fmt::format("Will stop next time breakpoint {} is reached.\n", id);
+    else out_ << fmt::format("Will ignore next {} crossings of breakpoint {}.\n", count, id);
 }
 
 } // namespace ptxsim::debug

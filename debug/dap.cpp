@@ -19,8 +19,10 @@ void thread_of(int64_t id, uint64_t& cta, uint32_t& warp) {
     cta = static_cast<uint64_t>(id - 1) / 32;
     warp = static_cast<uint32_t>((id - 1) % 32);
 }
-// Frames: thread id * 256 + depth; variable references: frame id * 4 + scope (1 registers, 2 lanes).
+// Frames: thread id * 256 + depth; variable references: frame id * 8 + scope
+// (1 registers, 2 lanes, 3 locals: nvcc -G's CUDA variables, 4 the kernel's .shared).
 constexpr int64_t frames_per_thread = 256;
+constexpr int64_t scopes_per_frame = 8;
 
 } // namespace
 
@@ -185,26 +187,41 @@ nlohmann::json dap_server::stack_trace(const json& args) {
 nlohmann::json dap_server::scopes(const json& args) {
     const int64_t frame = args.value("frameId", int64_t(0));
     json list = json::array();
-    if (frame % frames_per_thread == 0) // the lane's registers are its innermost frame's
-        list.push_back({{"name", "Registers"}, {"variablesReference", frame * 4 + 1}, {"expensive", false}});
-    list.push_back({{"name", "Lanes"}, {"variablesReference", frame * 4 + 2}, {"expensive", false}});
+    if (frame % frames_per_thread == 0) { // the lane's registers and variables are its innermost frame's
+        uint64_t cta;
+        uint32_t warp;
+        thread_of(frame / frames_per_thread, cta, warp);
+        uint32_t lane = cta == session_->focus_cta() && warp == session_->focus_warp_index() ? session_->focus_lane() : 32;
+        session_->frames(cta, warp, lane);
+        if (!session_->locals(cta, warp, lane).empty()) // CUDA variables: the PTX has nvcc -G's DWARF
+            list.push_back({{"name", "Locals"}, {"variablesReference", frame * scopes_per_frame + 3}, {"expensive", false}});
+        list.push_back({{"name", "Registers"}, {"variablesReference", frame * scopes_per_frame + 1}, {"expensive", false}});
+    }
+    list.push_back({{"name", "Lanes"}, {"variablesReference", frame * scopes_per_frame + 2}, {"expensive", false}});
+    list.push_back({{"name", "Shared"}, {"variablesReference", frame * scopes_per_frame + 4}, {"expensive", false}});
     return {{"scopes", list}};
 }
 
 nlohmann::json dap_server::variables(const json& args) {
     const int64_t ref = args.value("variablesReference", int64_t(0));
-    const int64_t frame = ref / 4, tid = frame / frames_per_thread;
+    const int64_t frame = ref / scopes_per_frame, tid = frame / frames_per_thread;
     uint64_t cta;
     uint32_t warp;
     thread_of(tid, cta, warp);
     json list = json::array();
     std::vector<std::pair<std::string, std::string>> vs;
-    if (ref % 4 == 1) {
+    const int64_t scope = ref % scopes_per_frame;
+    if (scope == 1 || scope == 3) {
         uint32_t lane = cta == session_->focus_cta() && warp == session_->focus_warp_index() ? session_->focus_lane() : 32;
         session_->frames(cta, warp, lane); // picks the lane shown
-        vs = session_->registers(cta, warp, lane);
-    } else {
+        if (scope == 1) vs = session_->registers(cta, warp, lane);
+        else
+            for (const auto& l : session_->locals(cta, warp, lane))
+                list.push_back({{"name", l.name}, {"value", l.value}, {"type", l.type}, {"variablesReference", 0}});
+    } else if (scope == 2) {
         vs = session_->lane_states(cta, warp);
+    } else {
+        vs = session_->shared_variables(cta, warp);
     }
     for (const auto& [n, v] : vs) list.push_back({{"name", n}, {"value", v}, {"variablesReference", 0}});
     return {{"variables", list}};

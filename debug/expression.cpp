@@ -129,6 +129,11 @@ static std::string type_text(const scalar_type& t) {
     return (t.is_signed ? s : u)[(t.size - 1) & 7];
 }
 
+std::string type_of(const value& v) {
+    if (v.k != value::kind::pointer) return v.type.is_pred ? "pred" : type_text(v.type);
+    return fmt::format("{}{} *", v.space == isa::space::generic ? "" : fmt::format("@{} ", space_name(v.space)), type_text(v.pointee));
+}
+
 std::string format_value(const value& v, char format) {
     const uint64_t mask = v.type.size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * v.type.size)) - 1;
     if (v.k == value::kind::pointer) {
@@ -306,14 +311,16 @@ private:
             n->a = unary();
             return n;
         }
-        if (eat("&")) {
-            size_t end;
-            std::string w = peek_ident(end);
-            if (w.empty()) fail("expected a variable after '&'");
-            i_ = end;
+        if (eat("&")) { // &variable, &a[i], &*p
+            const size_t at = i_;
             auto n = std::make_shared<expr_node>();
             n->k = expr_node::op::address_of;
-            n->text = w;
+            n->a = unary();
+            if (n->a->k == expr_node::op::name) n->text = n->a->text;
+            else if (n->a->k != expr_node::op::index && n->a->k != expr_node::op::deref) {
+                i_ = at;
+                fail("expected a variable or memory (a[i], *p) after '&'");
+            }
             return n;
         }
         if (eat("(")) {
@@ -444,11 +451,18 @@ value read_through(const value& p, const eval_context& c) {
     return value_of_bits(c.read(p.space, p.bits, p.pointee.size), p.pointee);
 }
 
+// A pointer as an address of one element (an array's length dropped).
+value element_address(value p) {
+    if (p.k != value::kind::pointer) throw expr_error("only a pointer can be read through: cast the address, as in *(int*)ADDR");
+    p.elements = 0;
+    return p;
+}
+
 value eval_binary(const std::string& op, const value& a, const value& b) {
     if (op == "&&") return integer(a.truthy() && b.truthy());
     if (op == "||") return integer(a.truthy() || b.truthy());
     if ((op == "+" || op == "-") && a.k == value::kind::pointer && b.k != value::kind::pointer) {
-        value r = a;
+        value r = element_address(a);
         int64_t d = b.as_int() * static_cast<int64_t>(a.pointee.size);
         r.bits = op == "+" ? a.bits + static_cast<uint64_t>(d) : a.bits - static_cast<uint64_t>(d);
         return r;
@@ -507,7 +521,12 @@ value eval(const expr_node& n, const eval_context& c) {
         if (name[0] == '%') return c.reg(name);
         return c.variable(name, false);
     }
-    case expr_node::op::address_of: return c.variable(n.text, true);
+    case expr_node::op::address_of: {
+        if (n.a->k == expr_node::op::deref) return element_address(eval(*n.a->a, c));
+        if (n.a->k == expr_node::op::index) return eval_binary("+", eval(*n.a->a, c), eval(*n.a->b, c));
+        if (n.text[0] == '%' || n.text[0] == '$' || is_special(n.text)) throw expr_error(fmt::format("{} is a register: it has no address", n.text));
+        return c.variable(n.text, true);
+    }
     case expr_node::op::unary: {
         value v = eval(*n.a, c);
         if (n.text == "!") return integer(!v.truthy());

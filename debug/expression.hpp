@@ -37,6 +37,9 @@ struct value {
     // A pointer: what it points to and in which state space.
     scalar_type pointee;
     isa::space space = isa::space::generic;
+    // A pointer that stands for an array variable (it decays to its first
+    // element, as in C): how many elements it has, so print shows them.
+    uint64_t elements = 0;
     bool truthy() const { return k == kind::real ? real != 0 : bits != 0; }
     int64_t as_int() const { return k == kind::real ? static_cast<int64_t>(real) : static_cast<int64_t>(bits); }
     double as_real() const;
@@ -91,6 +94,8 @@ const char* space_name(isa::space sp);
 
 // A value as print shows it: format 0 (natural), 'x', 'd', 'u', 'f', 't'.
 std::string format_value(const value& v, char format);
+// The C type of a value: "int", "@shared float *".
+std::string type_of(const value& v);
 // A value from `size` bytes of memory read as `t`.
 value value_of_bits(uint64_t bits, const scalar_type& t);
 

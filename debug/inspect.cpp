@@ -19,6 +19,35 @@ std::string lanes_text(uint32_t mask) { return fmt::format("{:#010x}", mask); }
 
 } // namespace
 
+// An array variable's elements as print shows them: {1, 2, 0 <repeats 14 times>}.
+static std::string array_text(const value& v, const eval_context& c, char format) {
+    constexpr uint64_t limit = 200; // as gdb's `print elements`
+    std::vector<std::string> items;
+    for (uint64_t i = 0; i < std::min(v.elements, limit); ++i)
+        items.push_back(format_value(value_of_bits(c.read(v.space, v.bits + i * v.pointee.size, v.pointee.size), v.pointee), format));
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < items.size();) {
+        size_t j = i + 1;
+        while (j < items.size() && items[j] == items[i]) ++j;
+        if (j - i >= 10) parts.push_back(fmt::format("{} <repeats {} times>", items[i], j - i));
+        else parts.insert(parts.end(), items.begin() + static_cast<long>(i), items.begin() + static_cast<long>(j));
+        i = j;
+    }
+    if (v.elements > limit) parts.push_back("...");
+    return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
+// A pointer to `pointee` at an address in a state space.
+static value pointer_value(isa::space sp, uint64_t addr, scalar_type pointee) {
+    value p;
+    p.k = value::kind::pointer;
+    p.bits = addr;
+    p.type = {8, false, false, false};
+    p.pointee = pointee;
+    p.space = sp;
+    return p;
+}
+
 // One lane's view for expressions: its registers in the function it is in,
 // its special registers, and memory as it would address it.
 class lane_context final : public eval_context {
@@ -32,6 +61,13 @@ public:
     }
 
     value reg(const std::string& name) const override {
+        scalar_type t;
+        const uint64_t bits = reg_bits(name, t);
+        return value_of_bits(bits, t);
+    }
+
+    // A register's bits and declared type.
+    uint64_t reg_bits(const std::string& name, scalar_type& type) const {
         if (!fn_) throw expr_error("no function");
         const uint32_t at = index_of(w_->pc[lane_]);
         const isa::exec_register_name* best = nullptr;
@@ -47,15 +83,15 @@ public:
             }
         }
         if (!best) throw expr_error(fmt::format("no register {} in {} here", name, fn_->name));
-        const scalar_type t = scalar_type::of(best->type);
+        type = scalar_type::of(best->type);
         if (best->pred) {
             auto p = v_.pred(cta_, warp_, lane_, slot);
             if (!p) throw expr_error("that lane has no frame");
-            return value_of_bits(*p, t);
+            return *p;
         }
         auto r = v_.reg(cta_, warp_, lane_, slot);
         if (!r) throw expr_error("that lane has no frame");
-        return value_of_bits(*r, t);
+        return *r;
     }
 
     value special(const std::string& n) const override {
@@ -93,22 +129,15 @@ public:
             if (size == 8) return {8, false, false, false};
             return {1, false, false, false}; // an array or struct: its address counts bytes
         };
-        auto pointer = [](isa::space sp, uint64_t addr, scalar_type t) {
-            value p;
-            p.k = value::kind::pointer;
-            p.bits = addr;
-            p.type = {8, false, false, false};
-            p.pointee = t;
-            p.space = sp;
-            return p;
-        };
         auto give = [&](isa::space sp, uint64_t addr, uint32_t size) {
             scalar_type t = typed(size);
-            if (address_of) return pointer(sp, addr, t);
+            if (address_of) return pointer_value(sp, addr, t);
             if (size != 1 && size != 2 && size != 4 && size != 8)
                 throw expr_error(fmt::format("'{}' is {} bytes: read it with x/{}xb &{}", name, size, size, name));
             return value_of_bits(read(sp, addr, size), t);
         };
+        // A CUDA variable of the function, when its PTX carries nvcc -G's DWARF.
+        if (const dwarf_variable* dv = source_variable(name)) return dwarf_value(*dv, address_of);
         // The kernel's parameters, by PTX name or its _param_N ending.
         if (const isa::exec_function* k = kernel())
             for (const auto& p : k->params)
@@ -138,6 +167,77 @@ public:
         return v;
     }
 
+    // The innermost CUDA variable of that name in scope here, if the PTX has DWARF.
+    const dwarf_variable* source_variable(const std::string& name) const {
+        const dwarf_variable* found = nullptr;
+        for (const dwarf_variable* v : source_variables())
+            if (v->name == name) found = v;
+        return found;
+    }
+
+    // The CUDA variables in scope at this lane's instruction, outermost first.
+    std::vector<const dwarf_variable*> source_variables() const {
+        if (!fn_) return {};
+        const uint32_t at = index_of(w_->pc[lane_]);
+        if (at >= fn_->code.size()) return {};
+        return m_.dwarf(function_of(w_->pc[lane_])).in_scope(fn_->name, fn_->code[at].pos);
+    }
+
+    // A variable's value where the DWARF says it is at this instruction.
+    // Arrays read as a pointer to their first element, as in C.
+    value dwarf_value(const dwarf_variable& v, bool address_of) const {
+        const uint32_t at = index_of(w_->pc[lane_]);
+        const dwarf_location where = v.at(fn_->code[at].pos);
+        const dwarf_type& t = v.type;
+        auto typed = [&](uint64_t bits) {
+            if (t.pointer) return pointer_value(t.pointee_space, bits, t.pointee);
+            return value_of_bits(bits, t.as);
+        };
+        switch (where.k) {
+        case dwarf_location::kind::none:
+            throw expr_error(fmt::format("'{}' is optimized out here (no location at this instruction)", v.name));
+        case dwarf_location::kind::unknown:
+            throw expr_error(fmt::format("'{}' lives where ptxsim cannot follow yet: {}", v.name, where.why));
+        case dwarf_location::kind::reg: {
+            if (address_of) throw expr_error(fmt::format("'{}' is in register {}: it has no address", v.name, where.name));
+            if (!t.scalar) throw expr_error(fmt::format("'{}' ({}) is in register {}: print {}", v.name, t.name, where.name, where.name));
+            scalar_type rt;
+            uint64_t bits = reg_bits(where.name, rt);
+            if (t.size < 8) bits &= (1ull << (8 * t.size)) - 1;
+            return typed(bits);
+        }
+        case dwarf_location::kind::symbol: break;
+        }
+        isa::space sp = isa::space::global;
+        uint64_t addr = 0;
+        if (!symbol_address(where.name, sp, addr))
+            throw expr_error(fmt::format("'{}' is at {}, which is not in this launch", v.name, where.name));
+        addr += static_cast<uint64_t>(where.offset);
+        if (t.array) {
+            value p = pointer_value(sp, addr, t.pointee);
+            if (!address_of && t.pointee_size == t.pointee.size) p.elements = t.count; // scalar elements: print shows them
+            return p;
+        }
+        if (address_of) return pointer_value(sp, addr, t.scalar ? t.as : scalar_type{1, false, false, false});
+        if (!t.scalar) throw expr_error(fmt::format("'{}' is {} ({} bytes): read it with x/{}xb &{}", v.name, t.name, t.size, t.size, v.name));
+        return typed(read(sp, addr, t.as.size));
+    }
+
+    // Where a PTX symbol is for this lane: a kernel parameter, a .shared or
+    // .local variable of its function, or a module variable.
+    bool symbol_address(const std::string& name, isa::space& sp, uint64_t& addr) const {
+        if (const isa::exec_function* k = kernel())
+            for (const auto& p : k->params)
+                if (p.name == name) return sp = isa::space::param, addr = p.offset, true;
+        for (const auto& r : fn_->shared_regions)
+            if (r.name == name) return sp = isa::space::shared, addr = r.offset, true;
+        for (const auto& r : fn_->local_regions)
+            if (r.name == name) return sp = isa::space::local, addr = r.offset, true;
+        if (dev_)
+            if (auto s = dev_->symbol(name)) return sp = isa::space::global, addr = s->first, true;
+        return false;
+    }
+
 private:
     const isa::exec_function* kernel() const {
         for (const auto* f : m_.functions())
@@ -161,6 +261,36 @@ private:
 std::unique_ptr<eval_context> session::context_in(uint64_t cta, uint32_t warp, uint32_t lane) const {
     return std::make_unique<lane_context>(*view_, *map_, device_, grid_, block_, cta, warp, lane);
 }
+
+std::vector<session::local_ref> session::locals(uint64_t cta, uint32_t warp, uint32_t lane) const {
+    std::vector<local_ref> out;
+    if (!running()) return out;
+    std::unique_ptr<lane_context> c;
+    try {
+        c = std::make_unique<lane_context>(*view_, *map_, device_, grid_, block_, cta, warp, lane);
+    } catch (const expr_error&) {
+        return out;
+    }
+    // Innermost first, as gdb lists them; an inner name hides an outer one.
+    auto vars = c->source_variables();
+    std::vector<std::string> seen;
+    for (auto it = vars.rbegin(); it != vars.rend(); ++it) {
+        const dwarf_variable& v = **it;
+        if (std::find(seen.begin(), seen.end(), v.name) != seen.end()) continue;
+        seen.push_back(v.name);
+        local_ref r{v.name, v.type.name, "", v.parameter};
+        try {
+            value x = c->dwarf_value(v, false);
+            r.value = x.k == value::kind::pointer && x.elements ? array_text(x, *c, 0) : format_value(x, 0);
+        } catch (const expr_error& e) {
+            r.value = std::string("<") + e.what() + ">";
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+bool session::has_source_variables(uint32_t pc) const { return !map_->dwarf(function_of(pc)).empty(); }
 
 std::unique_ptr<eval_context> session::context_for(uint32_t lane) const { return context_in(focus_.cta, focus_.warp(), lane); }
 
@@ -266,31 +396,37 @@ std::string session::print_value(const std::string& args, char format) {
     const uint32_t live = w->alive & ~w->exited;
     if (!live) throw command_error("Every thread of the focused warp has exited.");
     std::string first_error;
-    uint32_t errors = 0;
+    std::map<std::string, uint32_t> failed; // why -> lanes
     for (uint32_t l = live; l; l &= l - 1) {
         const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(l));
         try {
-            value v = e.evaluate(*context_for(lane));
-            lanes.push_back({lane, format_value(v, format)});
+            auto ctx = context_for(lane);
+            value v = e.evaluate(*ctx);
+            lanes.push_back({lane, v.k == value::kind::pointer && v.elements ? array_text(v, *ctx, format) : format_value(v, format)});
             values.push_back(v);
         } catch (const expr_error& x) {
-            if (first_error.empty()) first_error = x.what();
-            ++errors;
-            lanes.push_back({lane, std::string("<error: ") + x.what() + ">"});
-            values.push_back({});
+            if (first_error.empty() || lane == focus_.lane()) first_error = x.what(); // the focused lane's reason when all fail
+            failed[x.what()] |= 1u << lane;
         }
     }
-    if (errors == lanes.size()) throw command_error(first_error);
+    if (lanes.empty()) throw command_error(first_error);
+    // Lanes where it does not evaluate (another line, a variable out of scope there): one note each reason.
+    std::string tail;
+    for (const auto& [why, mask] : failed) tail += fmt::format(" (lanes {:#010x}: {})", mask, why);
     // Runs of lanes with one value, or whose integer values step evenly.
     std::vector<std::string> parts;
     bool all_same = true;
     for (const auto& [l, t] : lanes) all_same &= t == lanes.front().second;
-    if (all_same) return lanes.front().second;
+    if (all_same) return lanes.front().second + tail;
+    // Arrays that differ by lane: the focused lane's, as cuda-gdb prints them.
+    for (size_t i = 0; i < lanes.size(); ++i)
+        if (lanes[i].first == focus_.lane() && values[i].k == value::kind::pointer && values[i].elements)
+            return fmt::format("{} (lane {}; other lanes differ: cuda lane N to see one)", lanes[i].second, lanes[i].first);
     for (size_t i = 0; i < lanes.size();) {
         size_t j = i + 1;
         while (j < lanes.size() && lanes[j].first == lanes[j - 1].first + 1 && lanes[j].second == lanes[i].second) ++j;
         // An even step between neighbouring lanes (integers, or floats whose differences are exact).
-        auto ok = [&](size_t k) { return lanes[k].second.rfind("<error", 0) != 0 && values[k].k != value::kind::pointer; };
+        auto ok = [&](size_t k) { return values[k].k != value::kind::pointer; };
         auto step_of = [&](size_t k) { return values[k + 1].as_real() - values[k].as_real(); };
         auto even = [&](size_t k, double step) {
             if (values[k].k == value::kind::integer && values[k + 1].k == value::kind::integer)
@@ -314,7 +450,7 @@ std::string session::print_value(const std::string& args, char format) {
         else parts.push_back(fmt::format("{}-{}: {}", lanes[i].first, lanes[j - 1].first, lanes[i].second));
         i = j;
     }
-    return fmt::format("{{{}}}", fmt::join(parts, ", "));
+    return fmt::format("{{{}}}{}", fmt::join(parts, ", "), tail);
 }
 
 // ---- x/NFU ADDR
@@ -377,6 +513,22 @@ void session::cmd_info(const std::string& args) {
         report_->print_text(out_, 0);
         return;
     }
+    if (what == "locals" || what == "args") {
+        if (!running()) throw command_error("No frame selected.");
+        auto pc = focus_pc();
+        if (!pc) throw command_error("The focused thread has exited.");
+        const bool args_only = what == "args";
+        if (const std::string& p = map_->dwarf(function_of(*pc)).problem(); !p.empty()) out_ << "Note: " << p << '\n';
+        if (!has_source_variables(*pc)) {
+            out_ << "No symbol table info available (the PTX has no DWARF: build it with nvcc -G; registers: info registers).\n";
+            return;
+        }
+        size_t n = 0;
+        for (const auto& l : locals(focus_.cta, focus_.warp(), focus_.lane()))
+            if (l.parameter == args_only) out_ << fmt::format("{} = {}\n", l.name, l.value), ++n;
+        if (!n) out_ << (args_only ? "No arguments.\n" : "No locals.\n");
+        return;
+    }
     if (what == "line" || what == "frame" || what == "program") {
         if (!running()) throw command_error("The program is not stopped in a kernel.");
         auto pc = focus_pc();
@@ -386,6 +538,20 @@ void session::cmd_info(const std::string& args) {
         return;
     }
     throw command_error(fmt::format("Undefined info command: \"{}\".  Try \"help info\".", args));
+}
+
+void session::cmd_whatis(const std::string& args) {
+    if (args.empty()) throw command_error("whatis needs an expression.");
+    if (running())
+        if (auto pc = focus_pc(); pc && has_source_variables(*pc))
+            for (const auto& l : locals(focus_.cta, focus_.warp(), focus_.lane()))
+                if (l.name == args) {
+                    out_ << "type = " << l.type << '\n';
+                    return;
+                }
+    expression e = expression::parse(args);
+    const std::string t = running() ? type_of(e.evaluate(*context_for(focus_.lane()))) : type_of(e.evaluate(idle_context()));
+    out_ << "type = " << t << '\n';
 }
 
 void session::info_breakpoints() {

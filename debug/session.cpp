@@ -425,12 +425,14 @@ void session::instruction(const sim::instruction_event& e) {
             replay_focus_.reset();
         }
         read_watch_values();
+        stopped_breakpoint_ = 0;
         stop(&e, replay_note_, replay_kind_);
         return;
     }
     read_watch_values();
     std::string reason = pending_reason();
     const char* kind = pending_kind_;
+    stopped_breakpoint_ = 0;
     if (auto b = breakpoint_hit(e)) reason += *b, kind = "breakpoint";
     if (!reason.empty()) stop(&e, reason, kind);
     else if (mode_ != mode::go && step_finished(e)) stop(&e, reason, "step");
@@ -513,6 +515,11 @@ std::optional<std::string> session::breakpoint_hit(const sim::instruction_event&
     if (!m) return std::nullopt;
     auto b = std::find_if(breakpoints_.begin(), breakpoints_.end(), [&](const breakpoint& x) { return x.id == m->first; });
     ++b->hits;
+    if (b->ignore) {
+        --b->ignore;
+        return std::nullopt;
+    }
+    stopped_breakpoint_ = b->id;
     set_focus(e.site.cta, e.site.warp * 32 + m->second);
     std::string text = fmt::format("{} {}, {}<<<({},{},{}),({},{},{})>>> at {}\n", b->temporary ? "Temporary breakpoint" : "Breakpoint", b->id,
                                    base_name(kernel_), grid_.x, grid_.y, grid_.z, block_.x, block_.y, block_.z, where(e.pc));

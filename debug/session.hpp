@@ -108,6 +108,14 @@ public:
     std::vector<frame_ref> frames(uint64_t cta, uint32_t warp, uint32_t& lane) const;
     std::vector<std::pair<std::string, std::string>> registers(uint64_t cta, uint32_t warp, uint32_t lane) const;
     std::vector<std::pair<std::string, std::string>> lane_states(uint64_t cta, uint32_t warp) const;
+    // The CUDA variables in scope for a lane (nvcc -G DWARF), innermost first.
+    struct local_ref {
+        std::string name, type, value;
+        bool parameter = false;
+    };
+    std::vector<local_ref> locals(uint64_t cta, uint32_t warp, uint32_t lane) const;
+    bool has_source_variables(uint32_t pc) const; // the PTX of the function at pc has DWARF variables
+    std::vector<std::pair<std::string, std::string>> shared_variables(uint64_t cta, uint32_t warp) const; // the kernel's static .shared, as words
     // Moves focus to the warp (keeping the lane where it lives).
     void focus_warp(uint64_t cta, uint32_t warp);
     uint64_t focus_cta() const { return focus_.cta; }
@@ -133,6 +141,7 @@ private:
         uint32_t line = 0;
         std::optional<expression> condition;
         bool enabled = true, temporary = false, noted = false;
+        uint64_t ignore = 0;         // hits to pass before the next stop (gdb's ignore count)
         std::vector<uint32_t> pcs;   // in the running launch
         uint64_t hits = 0;
     };
@@ -228,6 +237,8 @@ private:
     std::string print_value(const std::string& args, char format); // "7", "{0-31: 0, 1, ..., 31}"
     void cmd_x(const std::string& format, const std::string& args);
     void cmd_info(const std::string& args);
+    void cmd_whatis(const std::string& args);
+    void cmd_ignore(const std::string& args);
     void cmd_backtrace();
     void cmd_list(const std::string& args);
     void info_registers(const std::string& args);
@@ -278,6 +289,7 @@ private:
     uint64_t steps_left_ = 0;
     std::pair<std::string, uint32_t> step_from_line_;
     uint32_t step_from_depth_ = 0;
+    int stopped_breakpoint_ = 0;  // the breakpoint the current stop is at (0: none)
     focus_state focus_;
     bool focus_set_ = false, focus_moved_ = false;
     std::string step_note_;

@@ -112,4 +112,15 @@ bool source_map::knows_file(const std::string& file) const {
     return false;
 }
 
+const dwarf_info& source_map::dwarf(int32_t fn) const {
+    static const dwarf_info none;
+    const isa::exec_function* f = function(fn);
+    if (!f || f->code.empty()) return none;
+    const std::string& file = at(make_pc(fn, 0)).ptx_file;
+    if (file.empty()) return none;
+    auto& slot = dwarf_[file];
+    if (!slot) slot = std::make_unique<dwarf_info>(dwarf_info::read(file));
+    return *slot;
+}
+
 } // namespace ptxsim::debug

@@ -5,10 +5,13 @@
 // function on first use from the device's locate (launch_event::locate).
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "debug/dwarf.hpp"
 #include "isa/exec.hpp"
 #include "sim/launch_types.hpp"
 
@@ -58,6 +61,9 @@ public:
     std::vector<uint32_t> pcs_of_function(const std::string& name) const;
     // Whether any instruction comes from a file of that name.
     bool knows_file(const std::string& file) const;
+    // The CUDA variables (nvcc -G DWARF) of the PTX file a function is in;
+    // read on first use, an empty table when it has none.
+    const dwarf_info& dwarf(int32_t fn) const;
 
 private:
     void build(int32_t fn) const;
@@ -65,6 +71,7 @@ private:
     std::vector<const isa::exec_function*> functions_;
     locator locate_;
     mutable std::vector<std::vector<source_line>> lines_; // by function, by instruction index
+    mutable std::map<std::string, std::unique_ptr<dwarf_info>> dwarf_; // by PTX file
 };
 
 } // namespace ptxsim::debug

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -142,14 +143,22 @@ TEST(dap, a_session_from_breakpoint_to_the_end) {
 
     json sc = c.request("scopes", {{"frameId", f0.value("id", int64_t(0))}});
     ASSERT_TRUE(sc.value("success", false));
-    EXPECT_EQ(sc["body"]["scopes"][0].value("name", ""), "Registers");
-    json vars = c.request("variables", {{"variablesReference", sc["body"]["scopes"][0].value("variablesReference", int64_t(0))}});
+    auto scope_ref = [&](const std::string& name) {
+        for (const auto& x : sc["body"]["scopes"])
+            if (x.value("name", "") == name) return x.value("variablesReference", int64_t(0));
+        ADD_FAILURE() << "no scope " << name << ": " << sc.dump();
+        return int64_t(0);
+    };
+    EXPECT_EQ(sc["body"]["scopes"][0].value("name", ""), "Registers"); // no DWARF: no Locals
+    json vars = c.request("variables", {{"variablesReference", scope_ref("Registers")}});
     bool found = false;
     for (const auto& v : vars["body"]["variables"])
         if (v.value("name", "") == "%rd1") found = true;
     EXPECT_TRUE(found) << vars.dump();
-    json lanes = c.request("variables", {{"variablesReference", sc["body"]["scopes"][1].value("variablesReference", int64_t(0))}});
+    json lanes = c.request("variables", {{"variablesReference", scope_ref("Lanes")}});
     EXPECT_EQ(lanes["body"]["variables"].size(), 32u);
+    json shared = c.request("variables", {{"variablesReference", scope_ref("Shared")}});
+    EXPECT_TRUE(shared["body"]["variables"].empty()) << shared.dump(); // diverge_call has no .shared
 
     json ev = c.request("evaluate", {{"expression", "threadIdx.x * 2"}, {"frameId", f0.value("id", int64_t(0))}, {"context", "watch"}});
     EXPECT_EQ(ev["body"].value("result", ""), "{0-31: 0, 2, ..., 62}") << ev.dump();
@@ -180,6 +189,44 @@ TEST(dap, a_session_from_breakpoint_to_the_end) {
     c.wait_event("terminated");
     EXPECT_NE(c.console().find("Kernel fault"), std::string::npos) << c.console();
     EXPECT_TRUE(c.request("disconnect").value("success", false));
+    EXPECT_EQ(c.finish(), 0);
+}
+
+// nvcc -G's DWARF: the innermost frame gets a Locals scope with CUDA
+// variables, typed; Shared shows the kernel's static .shared words.
+TEST(dap, locals_scope_shows_cuda_variables_from_dwarf) {
+    dap_client c;
+    c.request("initialize", {{"clientID", "test"}, {"adapterID", "ptxsim"}, {"linesStartAt1", true}});
+    c.wait_event("initialized");
+    ASSERT_TRUE(c.request("launch", {{"program", dir + "/launch_G.json"}}).value("success", false));
+    json b = c.request("setBreakpoints", {{"source", {{"path", dir + "/debug_demo.cu"}}}, {"breakpoints", {{{"line", 16}}}}});
+    ASSERT_EQ(b["body"]["breakpoints"].size(), 1u) << b.dump();
+    c.request("configurationDone");
+    json s = c.wait_event("stopped");
+    const int64_t tid = s["body"].value("threadId", int64_t(0));
+    json st = c.request("stackTrace", {{"threadId", tid}});
+    const int64_t frame = st["body"]["stackFrames"][0].value("id", int64_t(0));
+    json sc = c.request("scopes", {{"frameId", frame}});
+    ASSERT_EQ(sc["body"]["scopes"][0].value("name", ""), "Locals") << sc.dump();
+    json vars = c.request("variables", {{"variablesReference", sc["body"]["scopes"][0].value("variablesReference", int64_t(0))}});
+    std::map<std::string, std::pair<std::string, std::string>> got; // name -> value, type
+    for (const auto& v : vars["body"]["variables"]) got[v.value("name", "")] = {v.value("value", ""), v.value("type", "")};
+    // Block 0 sums in[0..31] = 1..32 (the race drops the upper half): 528.
+    EXPECT_EQ(got["s"].first, "528") << vars.dump();
+    EXPECT_EQ(got["s"].second, "int");
+    EXPECT_EQ(got["t"].first, "0");
+    EXPECT_EQ(got["in"].second, "const int *");
+    EXPECT_EQ(got["partial"].second, "int [64]");
+    EXPECT_EQ(got["partial"].first.rfind("{1, 2, 3, ", 0), 0u) << got["partial"].first;
+    for (const auto& x : sc["body"]["scopes"])
+        if (x.value("name", "") == "Shared") {
+            json sh = c.request("variables", {{"variablesReference", x.value("variablesReference", int64_t(0))}});
+            ASSERT_EQ(sh["body"]["variables"].size(), 1u) << sh.dump();
+            EXPECT_EQ(sh["body"]["variables"][0].value("value", "").rfind("256 bytes: 0x00000001 0x00000002", 0), 0u) << sh.dump();
+        }
+    json ev = c.request("evaluate", {{"expression", "partial[s % 64]"}, {"frameId", frame}, {"context", "hover"}});
+    EXPECT_EQ(ev["body"].value("result", ""), "17") << ev.dump(); // the focused lane's: s is 528, partial[16] is 17
+    c.request("disconnect");
     EXPECT_EQ(c.finish(), 0);
 }
 

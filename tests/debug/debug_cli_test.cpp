@@ -3,6 +3,7 @@
 // user would read; going back in time lands on the same state as going
 // forward; bad commands get a message and the session goes on.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -17,7 +18,7 @@ const std::string saxpy = std::string(PTXSIM_SOURCE_DIR) + "/kernels/saxpy/launc
 
 run_result debug(const std::string& commands, const std::string& options = "", const std::string& file = demo) {
     static int n = 0;
-    auto path = std::filesystem::temp_directory_path() / ("ptxsim_debug_test_" + std::to_string(++n) + ".gdb");
+    auto path = std::filesystem::temp_directory_path() / ("ptxsim_debug_test_" + std::to_string(::getpid()) + "_" + std::to_string(++n) + ".gdb");
     std::ofstream(path) << commands;
     return run_ptxsim("debug --batch " + options + " -x " + path.string() + " " + file);
 }

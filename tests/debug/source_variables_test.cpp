@@ -1,0 +1,109 @@
+// CUDA source variables under ptxsim debug: the demo kernels built with
+// nvcc -G (tests/debug/kernels/debug_demo.G.sm_90a.ptx, committed) carry
+// DWARF, so print, info locals, info args, whatis, x and watch take the
+// names of debug_demo.cu — in registers (kernel locals, a device
+// function's parameters), in .param (kernel parameters), .shared (a
+// function-scope __shared__ array), .local (a per-thread array) and in
+// location lists (a loop variable that moves between registers).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/test_support.hpp"
+
+namespace ptxsim::test {
+namespace {
+
+const std::string demo_g = std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels/launch_G.json";
+const std::string demo = std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels/launch.json";
+
+run_result debug(const std::string& commands, const std::string& file = demo_g) {
+    static int n = 0;
+    auto path = std::filesystem::temp_directory_path() / ("ptxsim_source_variables_test_" + std::to_string(::getpid()) + "_" + std::to_string(++n) + ".gdb");
+    std::ofstream(path) << commands;
+    return run_ptxsim("debug --batch -x " + path.string() + " " + file);
+}
+
+bool has(const std::string& out, const std::string& text) { return out.find(text) != std::string::npos; }
+
+TEST(source_variables, kernel_locals_parameters_and_shared_array) {
+    auto r = debug("break debug_demo.cu:16\nrun\ninfo locals\ninfo args\nprint s\nprint in[3]\nprint partial[40]\n"
+                   "whatis in\nwhatis partial\nprint &partial[3]\nprint *&partial[3]\nprint i\n");
+    EXPECT_EQ(r.status, 1) << r.out; // print i fails, as it should
+    // Block 0 sums partial[0..31] = 1..32 (the race lost the upper half).
+    EXPECT_TRUE(has(r.out, "s = 528\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "partial = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10,")) << r.out;
+    EXPECT_TRUE(has(r.out, "t = 0\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "out = (int *) 0x")) << r.out;
+    EXPECT_TRUE(has(r.out, "in = (int *) 0x")) << r.out;
+    EXPECT_TRUE(has(r.out, "$1 = 528\n")) << r.out; // the other lanes of warp 0 have exited
+    EXPECT_TRUE(has(r.out, "$2 = 4\n")) << r.out;  // in[] is iota from 1
+    EXPECT_TRUE(has(r.out, "$3 = 41\n")) << r.out; // partial[40] = in[40]
+    EXPECT_TRUE(has(r.out, "type = const int *\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "type = int [64]\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "$4 = (@shared int *) 0xc\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "$5 = 4\n")) << r.out;
+    // The loop's i is out of scope after the loop.
+    EXPECT_TRUE(has(r.out, "No symbol \"i\" in the current context.")) << r.out;
+}
+
+TEST(source_variables, a_loop_variable_in_a_location_list) {
+    // PTX line 132 is at the loop's head; its third visit has run two iterations.
+    auto r = debug("break debug_demo.G.sm_90a.ptx:132\nrun\nprint i\ncontinue 3\nprint i\nprint s\nprint s + partial[i]\n"
+                   "ignore 1 1\ncontinue\nprint i\nignore 9 1\n");
+    EXPECT_EQ(r.status, 1) << r.out; // ignore 9 fails
+    EXPECT_TRUE(has(r.out, "$1 = 0 (lanes")) << r.out;
+    EXPECT_TRUE(has(r.out, "Will ignore next 2 crossings of breakpoint 1.")) << r.out;
+    // By then the other lanes have exited: one value.
+    EXPECT_TRUE(has(r.out, "$2 = 3\n")) << r.out;  // i after three iterations
+    EXPECT_TRUE(has(r.out, "$3 = 6\n")) << r.out;  // 1 + 2 + 3
+    EXPECT_TRUE(has(r.out, "$4 = 10\n")) << r.out; // + partial[3] = 4
+    EXPECT_TRUE(has(r.out, "Will ignore next 1 crossings of breakpoint 1.\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "$5 = 5\n")) << r.out; // one head visit passed
+    EXPECT_TRUE(has(r.out, "No breakpoint number 9.")) << r.out;
+}
+
+TEST(source_variables, device_function_parameters_in_registers) {
+    auto r = debug("break debug_demo.cu:23\nrun\ninfo args\ninfo locals\nprint y + k\nprint &x\nwhatis k\n");
+    EXPECT_EQ(r.status, 1) << r.out; // print &x fails, as it should
+    // The focused thread is 1 (the odd lanes call triple_plus(t, 100)).
+    EXPECT_TRUE(has(r.out, "[Switching focus to block (0,0,0) thread (1,0,0) (warp 0, lane 1)]")) << r.out;
+    EXPECT_TRUE(has(r.out, "x = 1\nk = 100\n") || has(r.out, "k = 100\nx = 1\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "y = 3\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "$1 = {1: 103, 3: 109, 5: 115,")) << r.out; // 3t + 100 on the odd lanes
+    EXPECT_TRUE(has(r.out, "'x' is in register %r1: it has no address")) << r.out;
+    EXPECT_TRUE(has(r.out, "type = int\n")) << r.out;
+}
+
+TEST(source_variables, a_local_array_read_watched_and_examined) {
+    auto r = debug("break debug_demo.cu:42\nrun\nprint a\nprint a[5]\nwhatis a\nx/4dw &a[12]\ncuda thread (7,0,0)\nprint a\n");
+    EXPECT_EQ(r.status, 0) << r.out;
+    // a[i] = t + i, then a[(t + 5) & 15] = -1: thread 0 has -1 at 5.
+    EXPECT_TRUE(has(r.out, "$1 = {0, 1, 2, 3, 4, -1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15} (lane 0; other lanes differ")) << r.out;
+    // a[5] = t + 5, except for the threads whose (t + 5) & 15 is 5: 0 and 16.
+    EXPECT_TRUE(has(r.out, "$2 = {0: -1, 1-15: 6, 7, ..., 20, 16: -1, 17-31: 22, 23, ..., 36}")) << r.out;
+    EXPECT_TRUE(has(r.out, "type = int [16]\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "<local>:\t12\t13\t14\t15")) << r.out;
+    EXPECT_TRUE(has(r.out, "$3 = {7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, -1, 20, 21, 22} (lane 7;")) << r.out;
+}
+
+TEST(source_variables, watch_an_element_of_a_local_array_by_name) {
+    // Line 39 is the first with `a` in scope; the loop of line 40 writes a[5] = t + 5, line 41 then -1 (thread 0).
+    auto r = debug("break debug_demo.cu:39\nrun\nwatch a[5]\ndelete 1\ncontinue\nprint i\ncontinue\n");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(has(r.out, "Hardware watchpoint 2: a[5] (block (0,0,0) thread (0,0,0))")) << r.out;
+    EXPECT_TRUE(has(r.out, "Old value = 0\nNew value = 5\nwritten by block (0,0,0) thread (0,0,0) at debug_demo.cu:40")) << r.out;
+    EXPECT_TRUE(has(r.out, "Old value = 5\nNew value = -1\nwritten by block (0,0,0) thread (0,0,0) at debug_demo.cu:41")) << r.out;
+}
+
+TEST(source_variables, without_dwarf_the_session_says_how_to_get_it) {
+    auto r = debug("break debug_demo.cu:16\nrun\ninfo locals\nprint s\n", demo);
+    EXPECT_EQ(r.status, 1) << r.out; // a command failed: print s
+    EXPECT_TRUE(has(r.out, "No symbol table info available (the PTX has no DWARF: build it with nvcc -G")) << r.out;
+    EXPECT_TRUE(has(r.out, "No symbol \"s\" in the current context.")) << r.out;
+}
+
+} // namespace
+} // namespace ptxsim::test
