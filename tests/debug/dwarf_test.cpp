@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include "debug/dwarf.hpp"
 #include "parser/parser.hpp"
@@ -144,6 +145,42 @@ TEST(dwarf, damaged_dwarf_is_read_in_part_with_a_reason) {
     bad_form.replace(first, std::string(".b8 1\n.b8 17\n.b8 1\n.b8 37\n.b8 8").size(), ".b8 1\n.b8 17\n.b8 1\n.b8 37\n.b8 127");
     const dwarf_info f = dwarf_info::read(write_temp("ptxsim_dwarf_form.ptx", bad_form));
     EXPECT_NE(f.problem().find("form 0x7f"), std::string::npos) << f.problem();
+}
+
+// Every -G module of the corpus (nvcc 13, many kernels and device
+// functions, templates, inline asm, Hopper code): read whole, every
+// variable has a type and a location ptxsim follows or none.
+TEST(dwarf, every_g_module_of_the_corpus_reads_whole) {
+    size_t modules = 0, variables = 0, located = 0;
+    for (const auto& f : ptx_files("kernels/corpus/nvcc/sm_90a-G")) {
+        const dwarf_info d = dwarf_info::read(f);
+        EXPECT_EQ(d.problem(), "") << f;
+        if (d.empty()) continue;
+        ++modules;
+        const std::string text = read_file(f);
+        parser::diagnostics diags;
+        parser::module m = parser::parse_file(f, diags);
+        for (const auto& t : m.items) {
+            auto fn = std::get_if<const parser::function*>(&t.node);
+            if (!fn || !(*fn)->has_body) continue;
+            const std::string name(m.str((*fn)->name));
+            // Every instruction's variables: unknown locations would be a gap in the reader.
+            for (const auto& st : (*fn)->body) {
+                auto ins = std::get_if<parser::instruction>(&st.node);
+                if (!ins) continue;
+                for (const dwarf_variable* v : d.in_scope(name, ins->pos)) {
+                    ++variables;
+                    const dwarf_location l = v->at(ins->pos);
+                    EXPECT_NE(l.k, dwarf_location::kind::unknown) << f << ": " << name << " " << v->name << ": " << l.why;
+                    if (l.k != dwarf_location::kind::none) ++located;
+                    EXPECT_FALSE(v->type.name.empty()) << f << " " << v->name;
+                }
+            }
+        }
+    }
+    std::cout << modules << " modules with DWARF; " << variables << " (instruction, variable in scope) pairs, " << located << " with a location\n";
+    EXPECT_GE(modules, 10u);
+    EXPECT_GT(located, variables / 2) << located << " of " << variables;
 }
 
 } // namespace

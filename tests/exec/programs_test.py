@@ -77,6 +77,12 @@ CASES = {
                             "by block (0,0,0) thread (1,0,0) (warp 0, lane 1) at race.cu:7", "value before: 0",
                             "value after:  1", "No write to *((@shared int*)&tile + 32) (block (0,0,0)) in this launch",
                             "[Program killed]"], []),
+    # The same program built with -G: the fatbin's PTX carries DWARF, so the
+    # recorded launch is debugged with the CUDA variables' names.
+    "debug_program_variables": ("race.cu", ["-arch=sm_90a", "-G"],
+                                ["debug", "--batch", "-x", "{commands}/debug_vars.gdb"], [], 0,
+                                ["Breakpoint 1, shift<<<(1,1,1),(128,1,1)>>> at race.cu:9", "in = (int *) 0x",
+                                 "tile = {0, 1, 2, 3, ", "$1 = 8", "type = int [128]", "[Program killed]"], []),
     "sass_only_refused": ("vector_add.cu", ["-gencode", "arch=compute_90a,code=sm_90a"], [], [], 2, [],
                           ["has no PTX", "-gencode arch=compute_90a,code=compute_90a"]),
 }
