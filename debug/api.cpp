@@ -57,15 +57,17 @@ std::vector<session::frame_ref> session::frames(uint64_t cta, uint32_t warp, uin
     return out;
 }
 
-std::vector<std::pair<std::string, std::string>> session::registers(uint64_t cta, uint32_t warp, uint32_t lane) const {
+std::vector<std::pair<std::string, std::string>> session::registers(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t frame) const {
     std::vector<std::pair<std::string, std::string>> out;
     if (!running()) return out;
     auto v = view_->warp(cta, warp);
     if (!v || !((v->alive & ~v->exited) >> lane & 1)) return out;
-    const uint32_t pc = v->pc[lane];
+    const auto rets = view_->return_pcs(cta, warp, lane);
+    if (frame > rets.size()) return out;
+    const uint32_t pc = frame == 0 ? v->pc[lane] : rets[rets.size() - frame] - 1; // a caller: its call instruction
     const isa::exec_function* fn = map_->function(function_of(pc));
     if (!fn) return out;
-    auto c = context_in(cta, warp, lane);
+    auto c = context_at(cta, warp, lane, frame);
     auto add = [&](const std::string& n) {
         try {
             value x = c->reg(n);

@@ -22,7 +22,7 @@ std::string canonical(const std::string& c) {
         {"b", "break"},        {"br", "break"},         {"tb", "tbreak"},       {"r", "run"},
         {"c", "continue"},     {"cont", "continue"},    {"s", "step"},          {"n", "next"},
         {"si", "stepi"},       {"ni", "nexti"},         {"fin", "finish"},      {"p", "print"},
-        {"bt", "backtrace"},   {"where", "backtrace"},  {"l", "list"},          {"i", "info"},
+        {"bt", "backtrace"},   {"f", "frame"},   {"where", "backtrace"},  {"l", "list"},          {"i", "info"},
         {"d", "delete"},       {"q", "quit"},           {"h", "help"},          {"k", "kill"},
         {"rsi", "reverse-stepi"}, {"rs", "reverse-step"}, {"rn", "reverse-next"}, {"rc", "reverse-continue"},
         {"inspect", "print"},  {"exit", "quit"},
@@ -124,6 +124,7 @@ bool session::dispatch(const std::string& cmd, const std::string& args) {
     if (cmd == "enable" || cmd == "disable") return cmd_enable(rest, cmd == "enable"), true;
     if (cmd == "cuda") return cmd_cuda(rest), true;
     if (cmd == "info") return cmd_info(rest), true;
+    if (cmd == "frame" || cmd == "up" || cmd == "down") return cmd_frame(cmd, rest), true;
     if (cmd == "whatis" || cmd == "ptype") return cmd_whatis(rest), true;
     if (cmd == "backtrace") return cmd_backtrace(), true;
     if (cmd == "list") return cmd_list(rest), true;
@@ -179,6 +180,7 @@ bool session::cmd_resume(const std::string& cmd, const std::string& args) {
         return true;
     }
     if (!started_) throw command_error("The program is not being run.  Use \"run\" first.");
+    frame_ = 0; // stepping and conditions are the innermost frame's
     if (cmd == "kill") throw kill_request{};
     if (cmd == "continue") {
         if (!args.empty()) { // gdb's: ignore the breakpoint stopped at N - 1 more times
@@ -547,6 +549,7 @@ void session::cmd_help(const std::string& args) {
         {"whatis", "whatis EXPR (ptype) -- the type of EXPR: a CUDA variable's as its DWARF says (nvcc -G), else as ptxsim reads it"},
         {"cuda", "cuda block (x,y,z) thread (x,y,z) | cuda warp N | cuda lane N | cuda kernel -- show or change focus"},
         {"backtrace", "backtrace (bt) -- the focused thread's calls"},
+        {"frame", "frame [N] (f), up [N], down [N] -- select a frame of the focused thread: print, x and info locals read it"},
         {"list", "list [LINE | FILE:LINE | FUNCTION] (l) -- source around a line (CUDA when known, else PTX)"},
         {"echo", "echo TEXT -- print TEXT (\\n for a new line)"},
         {"quit", "quit (q) -- leave the debugger"},

@@ -187,13 +187,14 @@ nlohmann::json dap_server::stack_trace(const json& args) {
 nlohmann::json dap_server::scopes(const json& args) {
     const int64_t frame = args.value("frameId", int64_t(0));
     json list = json::array();
-    if (frame % frames_per_thread == 0) { // the lane's registers and variables are its innermost frame's
+    { // each frame's registers and variables (a caller's at its call)
         uint64_t cta;
         uint32_t warp;
         thread_of(frame / frames_per_thread, cta, warp);
         uint32_t lane = cta == session_->focus_cta() && warp == session_->focus_warp_index() ? session_->focus_lane() : 32;
         session_->frames(cta, warp, lane);
-        if (!session_->locals(cta, warp, lane).empty()) // CUDA variables: the PTX has nvcc -G's DWARF
+        const auto depth = static_cast<uint32_t>(frame % frames_per_thread);
+        if (!session_->locals(cta, warp, lane, depth).empty()) // CUDA variables: the PTX has nvcc -G's DWARF
             list.push_back({{"name", "Locals"}, {"variablesReference", frame * scopes_per_frame + 3}, {"expensive", false}});
         list.push_back({{"name", "Registers"}, {"variablesReference", frame * scopes_per_frame + 1}, {"expensive", false}});
     }
@@ -214,9 +215,10 @@ nlohmann::json dap_server::variables(const json& args) {
     if (scope == 1 || scope == 3) {
         uint32_t lane = cta == session_->focus_cta() && warp == session_->focus_warp_index() ? session_->focus_lane() : 32;
         session_->frames(cta, warp, lane); // picks the lane shown
-        if (scope == 1) vs = session_->registers(cta, warp, lane);
+        const auto depth = static_cast<uint32_t>(frame % frames_per_thread);
+        if (scope == 1) vs = session_->registers(cta, warp, lane, depth);
         else
-            for (const auto& l : session_->locals(cta, warp, lane))
+            for (const auto& l : session_->locals(cta, warp, lane, depth))
                 list.push_back({{"name", l.name}, {"value", l.value}, {"type", l.type}, {"variablesReference", 0}});
     } else if (scope == 2) {
         vs = session_->lane_states(cta, warp);
@@ -300,7 +302,11 @@ bool dap_server::handle(const json& r) {
     if (cmd == "scopes") return respond(r, scopes(args)), true;
     if (cmd == "variables") return respond(r, variables(args)), true;
     if (cmd == "evaluate") {
-        if (args.contains("frameId")) focus_thread({{"threadId", args.value("frameId", int64_t(0)) / frames_per_thread}});
+        if (args.contains("frameId")) {
+            const int64_t f = args.value("frameId", int64_t(0));
+            focus_thread({{"threadId", f / frames_per_thread}});
+            session_->select_frame(static_cast<uint32_t>(f % frames_per_thread)); // a caller's frame: its variables
+        }
         const std::string e = args.value("expression", "");
         try {
             // The debug console takes commands too: a leading '-' or a known command word runs it.

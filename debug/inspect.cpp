@@ -52,12 +52,19 @@ static value pointer_value(isa::space sp, uint64_t addr, scalar_type pointee) {
 // its special registers, and memory as it would address it.
 class lane_context final : public eval_context {
 public:
+    // `frame`: 0 for the function the lane runs in, 1 for its caller, ...
     lane_context(const sim::machine_view& v, const source_map& m, sim::device* dev, sim::dim3 grid, sim::dim3 block, uint64_t cta,
-                 uint32_t warp, uint32_t lane)
+                 uint32_t warp, uint32_t lane, uint32_t frame = 0)
         : v_(v), m_(m), dev_(dev), grid_(grid), block_(block), cta_(cta), warp_(warp), lane_(lane) {
         w_ = v.warp(cta, warp);
         if (!w_ || !(w_->alive >> lane & 1)) throw expr_error("that thread does not exist");
-        fn_ = m.function(function_of(w_->pc[lane]));
+        const auto rets = v.return_pcs(cta, warp, lane);
+        const uint32_t depth = static_cast<uint32_t>(rets.size());
+        if (frame > depth) throw expr_error(fmt::format("that thread has no frame {} (it is {} call{} deep)", frame, depth, depth == 1 ? "" : "s"));
+        depth_ = depth - frame;
+        if (frame == 0) pc_ = w_->pc[lane], at_ = index_of(pc_);
+        else pc_ = rets[depth - frame], at_ = index_of(pc_) ? index_of(pc_) - 1 : 0; // a caller: at its call instruction
+        fn_ = m.function(function_of(pc_));
     }
 
     value reg(const std::string& name) const override {
@@ -69,7 +76,7 @@ public:
     // A register's bits and declared type.
     uint64_t reg_bits(const std::string& name, scalar_type& type) const {
         if (!fn_) throw expr_error("no function");
-        const uint32_t at = index_of(w_->pc[lane_]);
+        const uint32_t at = at_;
         const isa::exec_register_name* best = nullptr;
         uint32_t slot = 0;
         for (const auto& r : fn_->register_names) {
@@ -85,11 +92,11 @@ public:
         if (!best) throw expr_error(fmt::format("no register {} in {} here", name, fn_->name));
         type = scalar_type::of(best->type);
         if (best->pred) {
-            auto p = v_.pred(cta_, warp_, lane_, slot);
+            auto p = v_.pred(cta_, warp_, lane_, slot, depth_);
             if (!p) throw expr_error("that lane has no frame");
             return *p;
         }
-        auto r = v_.reg(cta_, warp_, lane_, slot);
+        auto r = v_.reg(cta_, warp_, lane_, slot, depth_);
         if (!r) throw expr_error("that lane has no frame");
         return *r;
     }
@@ -178,16 +185,14 @@ public:
     // The CUDA variables in scope at this lane's instruction, outermost first.
     std::vector<const dwarf_variable*> source_variables() const {
         if (!fn_) return {};
-        const uint32_t at = index_of(w_->pc[lane_]);
-        if (at >= fn_->code.size()) return {};
-        return m_.dwarf(function_of(w_->pc[lane_])).in_scope(fn_->name, fn_->code[at].pos);
+        if (at_ >= fn_->code.size()) return {};
+        return m_.dwarf(function_of(pc_)).in_scope(fn_->name, fn_->code[at_].pos);
     }
 
     // A variable's value where the DWARF says it is at this instruction.
     // Arrays read as a pointer to their first element, as in C.
     value dwarf_value(const dwarf_variable& v, bool address_of) const {
-        const uint32_t at = index_of(w_->pc[lane_]);
-        const dwarf_location where = v.at(fn_->code[at].pos);
+        const dwarf_location where = v.at(fn_->code[at_].pos);
         const dwarf_type& t = v.type;
         auto typed = [&](uint64_t bits) {
             if (t.pointer) return pointer_value(t.pointee_space, bits, t.pointee);
@@ -232,7 +237,7 @@ public:
         for (const auto& r : fn_->shared_regions)
             if (r.name == name) return sp = isa::space::shared, addr = r.offset, true;
         for (const auto& r : fn_->local_regions)
-            if (r.name == name) return sp = isa::space::local, addr = r.offset, true;
+            if (r.name == name) return sp = isa::space::local, addr = v_.local_address(r.offset, depth_), true;
         if (dev_)
             if (auto s = dev_->symbol(name)) return sp = isa::space::global, addr = s->first, true;
         return false;
@@ -255,19 +260,26 @@ private:
     uint64_t cta_;
     uint32_t warp_, lane_;
     std::optional<sim::warp_view> w_;
+    uint32_t pc_ = 0, at_ = 0;  // the frame's PC, and the instruction its scope is read at
+    uint32_t depth_ = 0;        // the frame's call depth in the engine
     const isa::exec_function* fn_ = nullptr;
 };
 
 std::unique_ptr<eval_context> session::context_in(uint64_t cta, uint32_t warp, uint32_t lane) const {
-    return std::make_unique<lane_context>(*view_, *map_, device_, grid_, block_, cta, warp, lane);
+    // The selected frame (frame, up, down) counts for the focused warp only.
+    return context_at(cta, warp, lane, cta == focus_.cta && warp == focus_.warp() ? frame_ : 0);
 }
 
-std::vector<session::local_ref> session::locals(uint64_t cta, uint32_t warp, uint32_t lane) const {
+std::unique_ptr<eval_context> session::context_at(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t frame) const {
+    return std::make_unique<lane_context>(*view_, *map_, device_, grid_, block_, cta, warp, lane, frame);
+}
+
+std::vector<session::local_ref> session::locals(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t frame) const {
     std::vector<local_ref> out;
     if (!running()) return out;
     std::unique_ptr<lane_context> c;
     try {
-        c = std::make_unique<lane_context>(*view_, *map_, device_, grid_, block_, cta, warp, lane);
+        c = std::make_unique<lane_context>(*view_, *map_, device_, grid_, block_, cta, warp, lane, frame);
     } catch (const expr_error&) {
         return out;
     }
@@ -524,7 +536,7 @@ void session::cmd_info(const std::string& args) {
             return;
         }
         size_t n = 0;
-        for (const auto& l : locals(focus_.cta, focus_.warp(), focus_.lane()))
+        for (const auto& l : locals(focus_.cta, focus_.warp(), focus_.lane(), frame_))
             if (l.parameter == args_only) out_ << fmt::format("{} = {}\n", l.name, l.value), ++n;
         if (!n) out_ << (args_only ? "No arguments.\n" : "No locals.\n");
         return;
@@ -544,7 +556,7 @@ void session::cmd_whatis(const std::string& args) {
     if (args.empty()) throw command_error("whatis needs an expression.");
     if (running())
         if (auto pc = focus_pc(); pc && has_source_variables(*pc))
-            for (const auto& l : locals(focus_.cta, focus_.warp(), focus_.lane()))
+            for (const auto& l : locals(focus_.cta, focus_.warp(), focus_.lane(), frame_))
                 if (l.name == args) {
                     out_ << "type = " << l.type << '\n';
                     return;
@@ -575,8 +587,8 @@ void session::info_breakpoints() {
 
 void session::info_registers(const std::string& names) {
     if (!running()) throw command_error("The kernel is not running: no registers.");
-    auto pc = focus_pc();
-    if (!pc) throw command_error("The focused thread has exited.");
+    const auto frames = focus_frames();
+    const std::optional<uint32_t> pc = frames[std::min<size_t>(frame_, frames.size() - 1)]; // the selected frame's
     const isa::exec_function* fn = map_->function(function_of(*pc));
     auto c = context_for(focus_.lane());
     std::vector<std::string> want;
@@ -591,7 +603,7 @@ void session::info_registers(const std::string& names) {
         value v = c->reg(n);
         out_ << fmt::format("{:<10}{:<22}{}\n", n, format_value(v, 'x'), format_value(v, 0));
     };
-    out_ << fmt::format("Registers of {} in {}:\n", focus_text(), base_name(fn->name));
+    out_ << fmt::format("Registers of {} in {}{}:\n", focus_text(), base_name(fn->name), frame_ ? fmt::format(" (frame {})", frame_) : "");
     if (!want.empty()) {
         for (const auto& n : want) show(n);
         return;
@@ -695,7 +707,7 @@ void session::info_cuda(const std::string& what) {
 
 // ---- backtrace and list
 
-void session::cmd_backtrace() {
+std::vector<uint32_t> session::focus_frames() const {
     if (!running()) throw command_error("No stack: the kernel is not running.");
     auto pc = focus_pc();
     if (!pc) throw command_error("The focused thread has exited.");
@@ -703,10 +715,43 @@ void session::cmd_backtrace() {
     // Innermost first: where it is, then each call site (the instruction before its return point).
     std::vector<uint32_t> frames{*pc};
     for (auto it = ret.rbegin(); it != ret.rend(); ++it) frames.push_back(*it - 1);
-    for (size_t i = 0; i < frames.size(); ++i) {
-        const isa::exec_function* f = map_->function(function_of(frames[i]));
-        out_ << fmt::format("#{}  {} at {}\n", i, f ? base_name(f->name) : std::string("?"), where(frames[i]));
+    return frames;
+}
+
+std::string session::frame_text(size_t i, uint32_t pc) const {
+    const isa::exec_function* f = map_->function(function_of(pc));
+    return fmt::format("#{}  {} at {}", i, f ? base_name(f->name) : std::string("?"), where(pc));
+}
+
+void session::cmd_backtrace() {
+    const auto frames = focus_frames();
+    for (size_t i = 0; i < frames.size(); ++i) out_ << frame_text(i, frames[i]) << '\n';
+}
+
+// frame [N], up [N], down [N]: which of the focused thread's frames print,
+// x, info locals|args|registers and conditions read (0: where it runs).
+void session::cmd_frame(const std::string& cmd, const std::string& args) {
+    const auto frames = focus_frames();
+    int64_t n = 1;
+    if (!args.empty()) {
+        size_t used = 0;
+        try {
+            n = std::stoll(args, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != args.size() || n < 0) throw command_error(fmt::format("{}: '{}' is not a frame count.", cmd, args));
     }
+    int64_t target = frame_;
+    if (cmd == "frame") target = args.empty() ? frame_ : n;
+    else if (cmd == "up") target = frame_ + n;
+    else target = frame_ - n;
+    if (target >= static_cast<int64_t>(frames.size()))
+        throw command_error(cmd == "up" ? "Initial frame selected; you cannot go up." : fmt::format("No frame {}: the stack has {}.", target, frames.size()));
+    if (target < 0) throw command_error("Bottom (innermost) frame selected; you cannot go down.");
+    frame_ = static_cast<uint32_t>(target);
+    out_ << frame_text(frame_, frames[frame_]) << '\n';
+    print_location(frames[frame_]);
 }
 
 void session::cmd_list(const std::string& args) {

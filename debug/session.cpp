@@ -608,6 +608,7 @@ void session::request_reverse(search_kind kind, const std::string& note) {
 }
 
 void session::stop(const sim::instruction_event* e, const std::string& reason, const char* kind) {
+    frame_ = 0;
     if (e) {
         stop_ordinal_ = ordinal_ - 1;
         if (!focus_set_) set_focus(e->site.cta, e->site.warp * 32 + e->site.lane);
@@ -632,6 +633,7 @@ void session::stop(const sim::instruction_event* e, const std::string& reason, c
 }
 
 void session::set_focus(uint64_t cta, uint32_t thread) {
+    frame_ = 0;
     if (focus_set_ && focus_.cta == cta && focus_.thread == thread) return;
     focus_moved_ = !silent();
     focus_ = {cta, thread};

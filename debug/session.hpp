@@ -106,18 +106,20 @@ public:
     };
     // The lane's calls, innermost first; the lane: `lane`, or the warp's first live one when that has exited.
     std::vector<frame_ref> frames(uint64_t cta, uint32_t warp, uint32_t& lane) const;
-    std::vector<std::pair<std::string, std::string>> registers(uint64_t cta, uint32_t warp, uint32_t lane) const;
+    // `frame`: 0 where the lane runs, 1 its caller, ...
+    std::vector<std::pair<std::string, std::string>> registers(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t frame = 0) const;
     std::vector<std::pair<std::string, std::string>> lane_states(uint64_t cta, uint32_t warp) const;
     // The CUDA variables in scope for a lane (nvcc -G DWARF), innermost first.
     struct local_ref {
         std::string name, type, value;
         bool parameter = false;
     };
-    std::vector<local_ref> locals(uint64_t cta, uint32_t warp, uint32_t lane) const;
+    std::vector<local_ref> locals(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t frame = 0) const;
     bool has_source_variables(uint32_t pc) const; // the PTX of the function at pc has DWARF variables
     std::vector<std::pair<std::string, std::string>> shared_variables(uint64_t cta, uint32_t warp) const; // the kernel's static .shared, as words
     // Moves focus to the warp (keeping the lane where it lives).
     void focus_warp(uint64_t cta, uint32_t warp);
+    void select_frame(uint32_t frame) { frame_ = frame; } // of the focused thread: 0 innermost (as frame N)
     uint64_t focus_cta() const { return focus_.cta; }
     uint32_t focus_warp_index() const { return focus_.warp(); }
     uint32_t focus_lane() const { return focus_.lane(); }
@@ -240,6 +242,9 @@ private:
     void cmd_whatis(const std::string& args);
     void cmd_ignore(const std::string& args);
     void cmd_backtrace();
+    void cmd_frame(const std::string& cmd, const std::string& args);
+    std::vector<uint32_t> focus_frames() const;          // the focused thread's frames' PCs, innermost first (callers at their calls)
+    std::string frame_text(size_t i, uint32_t pc) const; // "#1  diverge_call at debug_demo.cu:30 (…ptx:215)"
     void cmd_list(const std::string& args);
     void info_registers(const std::string& args);
     void info_cuda(const std::string& what);
@@ -256,7 +261,8 @@ private:
     const std::string* source_text(const std::string& file, uint32_t line);
     std::string bytes_text(const std::vector<uint8_t>& b, const scalar_type& t) const;
     std::unique_ptr<eval_context> context_for(uint32_t lane) const; // a lane of the focused warp
-    std::unique_ptr<eval_context> context_in(uint64_t cta, uint32_t warp, uint32_t lane) const;
+    std::unique_ptr<eval_context> context_in(uint64_t cta, uint32_t warp, uint32_t lane) const; // the focused warp: in the selected frame
+    std::unique_ptr<eval_context> context_at(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t frame) const;
     bool running() const { return view_ != nullptr; }
     void error(const std::string& message);
 
@@ -289,7 +295,8 @@ private:
     uint64_t steps_left_ = 0;
     std::pair<std::string, uint32_t> step_from_line_;
     uint32_t step_from_depth_ = 0;
-    int stopped_breakpoint_ = 0;  // the breakpoint the current stop is at (0: none)
+    int stopped_breakpoint_ = 0;
+    uint32_t frame_ = 0;          // the selected frame of the focused thread (frame, up, down); 0 at each stop  // the breakpoint the current stop is at (0: none)
     focus_state focus_;
     bool focus_set_ = false, focus_moved_ = false;
     std::string step_note_;

@@ -57,9 +57,16 @@ public:
     virtual uint32_t warp_count(uint64_t cta) const = 0;
     virtual std::optional<warp_view> warp(uint64_t cta, uint32_t warp) const = 0;
     // A register slot (isa::exec_register_name) or predicate slot of a lane
-    // at its current call depth; nullopt when the lane or slot does not exist.
-    virtual std::optional<uint64_t> reg(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot) const = 0;
-    virtual std::optional<bool> pred(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot) const = 0;
+    // at a call depth (0: the kernel; current_depth: the frame it runs in);
+    // nullopt when the lane, frame or slot does not exist.
+    static constexpr uint32_t current_depth = UINT32_MAX;
+    virtual std::optional<uint64_t> reg(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot,
+                                        uint32_t depth = current_depth) const = 0;
+    virtual std::optional<bool> pred(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot,
+                                     uint32_t depth = current_depth) const = 0;
+    // The .local address of `offset` in the frame at call depth `depth`, so
+    // read and place reach a caller's frame (a plain offset is the current one's).
+    virtual uint64_t local_address(uint64_t offset, uint32_t depth) const = 0;
     // Where the lane's calls return to, outermost first (empty in the kernel).
     virtual std::vector<uint32_t> return_pcs(uint64_t cta, uint32_t warp, uint32_t lane) const = 0;
     // Reads `bytes` at `addr` in `sp` as the lane would (generic addresses

@@ -21,9 +21,13 @@ const warp_state* engine_view::find(uint64_t cta, uint32_t warp) const {
     return c->warps[warp].get();
 }
 
-const frame* engine_view::frame_of(const warp_state& w, uint32_t lane) const {
+const frame* engine_view::frame_of(const warp_state& w, uint32_t lane, uint32_t depth) const {
     if (lane >= warp_size || !(w.alive >> lane & 1)) return nullptr;
     uint32_t d = w.depth[lane];
+    if (depth != current_depth) {
+        if (depth > d) return nullptr;
+        d = depth;
+    }
     if (d >= w.frames.size()) return nullptr;
     return &w.frames[d];
 }
@@ -61,16 +65,20 @@ std::optional<warp_view> engine_view::warp(uint64_t cta, uint32_t warp) const {
     return v;
 }
 
-std::optional<uint64_t> engine_view::reg(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot) const {
+std::optional<uint64_t> engine_view::reg(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot, uint32_t depth) const {
     const warp_state* w = find(cta, warp);
-    const frame* f = w ? frame_of(*w, lane) : nullptr;
+    const frame* f = w ? frame_of(*w, lane, depth) : nullptr;
     if (!f || size_t(slot) * warp_size + lane >= f->regs.size()) return std::nullopt;
     return f->regs[size_t(slot) * warp_size + lane];
 }
 
-std::optional<bool> engine_view::pred(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot) const {
+uint64_t engine_view::local_address(uint64_t offset, uint32_t depth) const {
+    return offset | uint64_t(depth + 1) << layout_.local_depth_shift;
+}
+
+std::optional<bool> engine_view::pred(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot, uint32_t depth) const {
     const warp_state* w = find(cta, warp);
-    const frame* f = w ? frame_of(*w, lane) : nullptr;
+    const frame* f = w ? frame_of(*w, lane, depth) : nullptr;
     if (!f || slot >= f->preds.size()) return std::nullopt;
     return (f->preds[slot] >> lane & 1) != 0;
 }

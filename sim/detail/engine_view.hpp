@@ -27,8 +27,9 @@ public:
     std::optional<dim3> cta_index(uint64_t cta) const override;
     uint32_t warp_count(uint64_t cta) const override;
     std::optional<warp_view> warp(uint64_t cta, uint32_t warp) const override;
-    std::optional<uint64_t> reg(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot) const override;
-    std::optional<bool> pred(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot) const override;
+    std::optional<uint64_t> reg(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot, uint32_t depth) const override;
+    std::optional<bool> pred(uint64_t cta, uint32_t warp, uint32_t lane, uint32_t slot, uint32_t depth) const override;
+    uint64_t local_address(uint64_t offset, uint32_t depth) const override;
     std::vector<uint32_t> return_pcs(uint64_t cta, uint32_t warp, uint32_t lane) const override;
     std::string read(isa::space sp, uint64_t addr, void* dst, uint32_t bytes, uint64_t cta, uint32_t warp,
                      uint32_t lane) const override;
@@ -42,7 +43,7 @@ public:
 private:
     const cta_state* find(uint64_t cta) const;
     const warp_state* find(uint64_t cta, uint32_t warp) const;
-    const frame* frame_of(const warp_state& w, uint32_t lane) const;
+    const frame* frame_of(const warp_state& w, uint32_t lane, uint32_t depth = current_depth) const;
     // A generic address's space and offset there.
     isa::space classify(uint64_t addr, uint64_t& off) const;
 

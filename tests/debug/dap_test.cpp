@@ -230,6 +230,41 @@ TEST(dap, locals_scope_shows_cuda_variables_from_dwarf) {
     EXPECT_EQ(c.finish(), 0);
 }
 
+// In a device call, each stack frame has its own Locals: the callee's
+// parameters, the caller's variables at its call; evaluate follows frameId.
+TEST(dap, a_callers_frame_has_its_own_locals) {
+    dap_client c;
+    c.request("initialize", {{"clientID", "test"}, {"adapterID", "ptxsim"}, {"linesStartAt1", true}});
+    c.wait_event("initialized");
+    ASSERT_TRUE(c.request("launch", {{"program", dir + "/launch_G.json"}}).value("success", false));
+    c.request("setBreakpoints", {{"source", {{"path", dir + "/debug_demo.cu"}}}, {"breakpoints", {{{"line", 23}}}}});
+    c.request("configurationDone");
+    json s = c.wait_event("stopped");
+    json st = c.request("stackTrace", {{"threadId", s["body"].value("threadId", int64_t(0))}});
+    ASSERT_EQ(st["body"]["stackFrames"].size(), 2u) << st.dump();
+    auto locals_of = [&](const json& frame) {
+        std::map<std::string, std::string> got;
+        json sc = c.request("scopes", {{"frameId", frame.value("id", int64_t(0))}});
+        for (const auto& x : sc["body"]["scopes"])
+            if (x.value("name", "") == "Locals") {
+                json v = c.request("variables", {{"variablesReference", x.value("variablesReference", int64_t(0))}});
+                for (const auto& e : v["body"]["variables"]) got[e.value("name", "")] = e.value("value", "");
+            }
+        return got;
+    };
+    auto callee = locals_of(st["body"]["stackFrames"][0]);
+    EXPECT_EQ(callee["x"], "1"); // thread 1: triple_plus(1, 100)
+    EXPECT_EQ(callee["k"], "100");
+    EXPECT_EQ(callee["y"], "3");
+    auto caller = locals_of(st["body"]["stackFrames"][1]);
+    EXPECT_EQ(caller["t"], "1");
+    EXPECT_EQ(caller.count("y"), 0u);
+    json ev = c.request("evaluate", {{"expression", "t + 1000"}, {"frameId", st["body"]["stackFrames"][1].value("id", int64_t(0))}});
+    EXPECT_EQ(ev["body"].value("result", "").rfind("{1: 1001, 3: 1003, 5: 1005,", 0), 0u) << ev.dump(); // the lanes in the call
+    c.request("disconnect");
+    EXPECT_EQ(c.finish(), 0);
+}
+
 TEST(dap, bad_requests_are_refused_with_a_message) {
     dap_client c;
     c.request("initialize");

@@ -77,6 +77,24 @@ TEST(source_variables, device_function_parameters_in_registers) {
     EXPECT_TRUE(has(r.out, "type = int\n")) << r.out;
 }
 
+TEST(source_variables, up_and_down_read_the_callers_frame) {
+    auto r = debug("break debug_demo.cu:23\nrun\nup\ninfo locals\nprint t * 10\ninfo registers %r1\nprint y\nup\ndown\nprint y\n"
+                   "frame 1\ncontinue\nprint y\n");
+    EXPECT_EQ(r.status, 1) << r.out; // print y in the caller and the second up fail, as they should
+    EXPECT_TRUE(has(r.out, "#1  diverge_call at debug_demo.cu:30 (debug_demo.G.sm_90a.ptx:215)\ndebug_demo.cu:30\t        r = triple_plus(t, 100);")) << r.out;
+    EXPECT_TRUE(has(r.out, "t = 1\n")) << r.out; // the caller's t, at its call
+    // The odd lanes are in the call; the even ones have no caller.
+    EXPECT_TRUE(has(r.out, "$1 = {1: 10, 3: 30, 5: 50,")) << r.out;
+    EXPECT_TRUE(has(r.out, "that thread has no frame 1 (it is 0 calls deep)")) << r.out;
+    EXPECT_TRUE(has(r.out, "in diverge_call (frame 1):\n%r1")) << r.out;
+    EXPECT_TRUE(has(r.out, "No symbol \"y\" in the current context.")) << r.out; // y is triple_plus's
+    EXPECT_TRUE(has(r.out, "Initial frame selected; you cannot go up.")) << r.out;
+    EXPECT_TRUE(has(r.out, "#0  triple_plus at debug_demo.cu:23")) << r.out;
+    EXPECT_TRUE(has(r.out, "$2 = {1: 3, 3: 9, 5: 15,")) << r.out; // back in the callee: y = 3x
+    // A stop selects the innermost frame again.
+    EXPECT_TRUE(has(r.out, "$3 = {1: 99, 3: 105,")) << r.out; // warp 1: x = 33, 35, ...
+}
+
 TEST(source_variables, a_local_array_read_watched_and_examined) {
     auto r = debug("break debug_demo.cu:42\nrun\nprint a\nprint a[5]\nwhatis a\nx/4dw &a[12]\ncuda thread (7,0,0)\nprint a\n");
     EXPECT_EQ(r.status, 0) << r.out;
