@@ -6,8 +6,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "debug/session.hpp"
+#include "isa/sem/mbarrier.hpp"
 #include "sim/device.hpp"
 
 namespace ptxsim::debug {
@@ -689,16 +691,33 @@ void session::info_cuda(const std::string& what) {
         return;
     }
     if (what == "mbarriers") {
-        auto ms = view_->mbarriers(focus_.cta);
-        if (ms.empty()) {
-            out_ << fmt::format("No lane of block {} waits on an mbarrier.\n", block_text(block_index(focus_.cta)));
+        // Every mbarrier the block has initialised, with its state (ptxsim's
+        // packing of the ISA's fields, isa/sem/mbarrier.hpp), and who sleeps on it.
+        std::map<uint64_t, std::vector<std::string>> sleeping;
+        for (const auto& m : view_->mbarriers(focus_.cta))
+            for (const auto& [w, lanes] : m.sleepers) sleeping[m.offset].push_back(fmt::format("warp {} lanes {}", w, lanes_text(lanes)));
+        std::set<uint64_t> offsets;
+        if (auto it = mbarriers_.find(focus_.cta); it != mbarriers_.end()) offsets = it->second;
+        for (const auto& [o, _] : sleeping) offsets.insert(o);
+        if (offsets.empty()) {
+            out_ << fmt::format("Block {} has initialised no mbarrier.\n", block_text(block_index(focus_.cta)));
             return;
         }
-        out_ << fmt::format("mbarrier waits of block {}:\n", block_text(block_index(focus_.cta)));
-        for (const auto& m : ms) {
-            std::vector<std::string> ws;
-            for (const auto& [w, lanes] : m.sleepers) ws.push_back(fmt::format("warp {} lanes {}", w, lanes_text(lanes)));
-            out_ << fmt::format("  mbarrier at shared offset {:#x}: {}\n", m.offset, fmt::join(ws, ", "));
+        out_ << fmt::format("mbarriers of block {}:\n", block_text(block_index(focus_.cta)));
+        const uint32_t first = focus_.warp();
+        for (uint64_t o : offsets) {
+            uint64_t word = 0;
+            const std::string why = view_->read(isa::space::shared, o, &word, 8, focus_.cta, first, 0);
+            std::string state;
+            if (!why.empty()) state = why;
+            else if (word == 0) state = "invalidated (or never initialised)";
+            else {
+                const auto s = isa::sem::mbar::state::unpack(word);
+                state = fmt::format("phase parity {}, {} of {} arrivals pending, tx-count {}", s.parity, s.pending, s.expected, s.tx);
+            }
+            auto sl = sleeping.find(o);
+            out_ << fmt::format("  shared offset {:#x}: {}{}\n", o, state,
+                                sl == sleeping.end() ? "" : fmt::format("; waiting: {}", fmt::join(sl->second, ", ")));
         }
         return;
     }

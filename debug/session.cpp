@@ -230,6 +230,7 @@ session::replay_plan session::after_search() {
 
 void session::launch_begin(const sim::launch_event& e) {
     ++launch_;
+    mbarriers_.clear();
     kernel_ = e.kernel;
     grid_ = e.grid;
     block_ = e.block;

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -77,7 +78,10 @@ public:
     void barrier(const sim::barrier_event& e) override { checkers_.barrier(e); }
     void barrier_release(const sim::barrier_release_event& e) override { checkers_.barrier_release(e); }
     void warp_sync(const sim::warp_sync_event& e) override { checkers_.warp_sync(e); }
-    void sync(const sim::sync_event& e) override { checkers_.sync(e); }
+    void sync(const sim::sync_event& e) override {
+        if (e.kind == sim::sync_kind::mbarrier_reset) mbarriers_[e.owner].insert(e.offset); // for info cuda mbarriers
+        checkers_.sync(e);
+    }
     void pending_register(const sim::pending_register_event& e) override { checkers_.pending_register(e); }
     void host_allocate(const sim::host_memory_event& e) override { checkers_.host_allocate(e); }
     void host_write(const sim::host_memory_event& e) override { checkers_.host_write(e); }
@@ -296,6 +300,7 @@ private:
     std::pair<std::string, uint32_t> step_from_line_;
     uint32_t step_from_depth_ = 0;
     int stopped_breakpoint_ = 0;
+    std::map<uint64_t, std::set<uint64_t>> mbarriers_; // CTA -> shared offsets mbarrier.init has set up, this launch
     uint32_t frame_ = 0;          // the selected frame of the focused thread (frame, up, down); 0 at each stop  // the breakpoint the current stop is at (0: none)
     focus_state focus_;
     bool focus_set_ = false, focus_moved_ = false;

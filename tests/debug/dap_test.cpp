@@ -265,6 +265,28 @@ TEST(dap, a_callers_frame_has_its_own_locals) {
     EXPECT_EQ(c.finish(), 0);
 }
 
+// pause stops a kernel that is running (the session polls for it every
+// 4,096 instructions); the stop lands in the loop, and disconnect ends it.
+TEST(dap, pause_stops_a_running_kernel) {
+    dap_client c;
+    c.request("initialize", {{"clientID", "test"}, {"adapterID", "ptxsim"}, {"linesStartAt1", true}});
+    c.wait_event("initialized");
+    ASSERT_TRUE(c.request("launch", {{"program", dir + "/spin.json"}}).value("success", false));
+    c.request("configurationDone");
+    usleep(300000); // let it run (a pause before the first instruction stops there, also correct)
+    json p = c.request("pause", {{"threadId", 1}});
+    EXPECT_TRUE(p.value("success", false)) << p.dump();
+    json s = c.wait_event("stopped");
+    EXPECT_EQ(s["body"].value("reason", ""), "pause") << s.dump();
+    json st = c.request("stackTrace", {{"threadId", s["body"].value("threadId", int64_t(1))}});
+    const int line = st["body"]["stackFrames"][0].value("line", 0);
+    EXPECT_TRUE(line >= 13 && line <= 15) << st.dump(); // in the loop of spin.ptx
+    json ev = c.request("evaluate", {{"expression", "%rd1 > 0"}, {"frameId", st["body"]["stackFrames"][0].value("id", int64_t(0))}});
+    EXPECT_EQ(ev["body"].value("result", ""), "1") << ev.dump();
+    EXPECT_TRUE(c.request("disconnect").value("success", false));
+    EXPECT_EQ(c.finish(), 0);
+}
+
 TEST(dap, bad_requests_are_refused_with_a_message) {
     dap_client c;
     c.request("initialize");

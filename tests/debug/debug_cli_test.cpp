@@ -177,5 +177,17 @@ TEST(debug, usage_errors_exit_2) {
     EXPECT_TRUE(has(h.out, "usage: ptxsim debug"));
 }
 
+TEST(debug, info_cuda_mbarriers_shows_each_mbarriers_state) {
+    // tma_tiles: one mbarrier per block, for its TMA load. Warp 3 reaches the
+    // wait before thread 0 has armed it; three instructions later (the other
+    // warps running as scheduled) thread 0's arrive.expect_tx and the copy
+    // have completed the phase.
+    const std::string tma = std::string(PTXSIM_SOURCE_DIR) + "/kernels/tma_tiles/launch.json";
+    auto r = debug("info cuda mbarriers\nbreak tma_tiles.sm_90a.ptx:87\nrun\ninfo cuda mbarriers\nstepi 3\ninfo cuda mbarriers\n", "", tma);
+    EXPECT_EQ(r.status, 1) << r.out; // the first info: nothing runs yet
+    EXPECT_TRUE(has(r.out, "mbarriers of block (0,0,0):\n  shared offset 0x1000: phase parity 0, 1 of 1 arrivals pending, tx-count 0\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "  shared offset 0x1000: phase parity 1, 1 of 1 arrivals pending, tx-count 0\n")) << r.out;
+}
+
 } // namespace
 } // namespace ptxsim::test
