@@ -544,7 +544,7 @@ void session::cmd_help(const std::string& args) {
         {"ignore", "ignore N COUNT -- pass breakpoint N COUNT times before it stops again (continue COUNT+1 at it: the same)"},
         {"catch", "catch fault|finding -- stop at kernel faults (always) or checker findings (--tool)"},
         {"print", "print[/x|d|u|f|t] EXPR (p) -- EXPR for every lane of the focused warp"},
-        {"x", "x/NFU ADDR -- N units (U: b h w g) of memory in format F (x d u f) from ADDR"},
+        {"x", "x/NFU ADDR -- N units (U: b h w g) of memory in format F (x d u f) from ADDR; x/Ni [$pc|FUNCTION|FILE:LINE]: N PTX instructions"},
         {"info", "info breakpoints|registers [REG...]|locals|args|line|frame|cuda kernels|blocks|warps|lanes|barriers|mbarriers"},
         {"whatis", "whatis EXPR (ptype) -- the type of EXPR: a CUDA variable's as its DWARF says (nvcc -G), else as ptxsim reads it"},
         {"cuda", "cuda block (x,y,z) thread (x,y,z) | cuda warp N | cuda lane N | cuda kernel -- show or change focus"},

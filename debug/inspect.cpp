@@ -469,6 +469,51 @@ std::string session::print_value(const std::string& args, char format) {
 
 // ---- x/NFU ADDR
 
+// x/Ni [$pc | FUNCTION | FILE:LINE]: N PTX instructions from the selected
+// frame's PC (or the first instruction of a function or line), as the PTX
+// file writes them; `=>` marks where the focused thread is.
+void session::x_instructions(uint64_t count, const std::string& where_text) {
+    if (count == 0 || count > 4096) throw command_error("x: give between 1 and 4096 instructions.");
+    if (!running()) throw command_error("x/i: the kernel is not running.");
+    std::optional<uint32_t> here = focus_pc();
+    uint32_t start = 0;
+    if (where_text.empty() || where_text == "$pc" || where_text == "%pc") {
+        const auto frames = focus_frames();
+        start = frames[std::min<size_t>(frame_, frames.size() - 1)];
+    } else {
+        std::vector<uint32_t> pcs;
+        const size_t colon = where_text.rfind(':');
+        uint32_t moved = 0;
+        if (colon != std::string::npos && colon + 1 < where_text.size() &&
+            where_text.find_first_not_of("0123456789", colon + 1) == std::string::npos)
+            pcs = map_->pcs_at(where_text.substr(0, colon), static_cast<uint32_t>(std::stoul(where_text.substr(colon + 1))), moved);
+        else
+            pcs = map_->pcs_of_function(where_text);
+        if (pcs.empty()) throw command_error(fmt::format("x/i: no code at '{}' (give $pc, a function or FILE:LINE).", where_text));
+        start = pcs.front();
+    }
+    const int32_t fn = function_of(start);
+    const isa::exec_function* f = map_->function(fn);
+    if (!f) throw command_error("x/i: no function there.");
+    for (uint64_t k = 0; k < count && index_of(start) + k < f->code.size(); ++k) {
+        const uint32_t pc = make_pc(fn, static_cast<uint32_t>(index_of(start) + k));
+        const source_line& l = map_->at(pc);
+        const std::string* t = source_text(l.ptx_file, l.ptx_line);
+        std::string text = t ? *t : std::string();
+        while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.erase(0, 1);
+        // An instruction written over several lines (a call's operand lists): joined up to its ';'.
+        for (uint32_t more = 1; text.find(';') == std::string::npos && more <= 16; ++more) {
+            const std::string* next = source_text(l.ptx_file, l.ptx_line + more);
+            if (!next) break;
+            std::string piece = *next;
+            while (!piece.empty() && (piece.front() == ' ' || piece.front() == '\t')) piece.erase(0, 1);
+            text += (text.empty() || text.back() == ' ' ? "" : " ") + piece;
+        }
+        out_ << fmt::format("{} <{}+{}>  {}:{}\t{}\n", here && *here == pc ? "=>" : "  ", base_name(f->name), index_of(pc),
+                            short_name(l.ptx_file), l.ptx_line, text);
+    }
+}
+
 void session::cmd_x(const std::string& format, const std::string& args) {
     uint64_t count = 1;
     char f = 'x', unit = 'w';
@@ -477,6 +522,10 @@ void session::cmd_x(const std::string& format, const std::string& args) {
         size_t used = 0;
         count = std::stoull(format.substr(i), &used);
         i += used;
+    }
+    if (i < format.size() && format[i] == 'i') {
+        if (i + 1 != format.size()) throw command_error("x/Ni takes no unit.");
+        return x_instructions(count, args);
     }
     for (; i < format.size(); ++i) {
         char c = format[i];

@@ -242,6 +242,7 @@ private:
     void cmd_print(const std::string& args, char format);
     std::string print_value(const std::string& args, char format); // "7", "{0-31: 0, 1, ..., 31}"
     void cmd_x(const std::string& format, const std::string& args);
+    void x_instructions(uint64_t count, const std::string& where);
     void cmd_info(const std::string& args);
     void cmd_whatis(const std::string& args);
     void cmd_ignore(const std::string& args);

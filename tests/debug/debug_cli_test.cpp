@@ -189,5 +189,17 @@ TEST(debug, info_cuda_mbarriers_shows_each_mbarriers_state) {
     EXPECT_TRUE(has(r.out, "  shared offset 0x1000: phase parity 1, 1 of 1 arrivals pending, tx-count 0\n")) << r.out;
 }
 
+TEST(debug, x_i_lists_ptx_instructions_from_the_pc) {
+    auto r = debug("break debug_demo.cu:23\nrun\nx/3i $pc\nup\nx/1i\nx/1i debug_demo.cu:9\nx/2i nowhere\n");
+    EXPECT_EQ(r.status, 1) << r.out; // x/2i nowhere
+    EXPECT_TRUE(has(r.out, "=> <triple_plus+1>  debug_demo.sm_90a.ptx:25\tmad.lo.s32 \t%r2, %r1, 3, 100;\n"
+                           "   <triple_plus+2>  debug_demo.sm_90a.ptx:26\tst.param.b32 \t[func_retval0+0], %r2;\n"
+                           "   <triple_plus+3>  debug_demo.sm_90a.ptx:27\tret;\n")) << r.out;
+    // The caller's frame: its call, written over three lines, joined.
+    EXPECT_TRUE(has(r.out, "   <diverge_call+12>  debug_demo.sm_90a.ptx:189\tcall.uni (retval0), _Z11triple_plusii, ( param0 );")) << r.out;
+    EXPECT_TRUE(has(r.out, "   <block_sum+2>  debug_demo.sm_90a.ptx:46\tmov.u32 \t%r1, %ctaid.x;")) << r.out;
+    EXPECT_TRUE(has(r.out, "x/i: no code at 'nowhere'")) << r.out;
+}
+
 } // namespace
 } // namespace ptxsim::test
