@@ -264,6 +264,7 @@ private:
         c.at = end;
         for (size_t i = 0; i < dies_.size(); ++i)
             if (dies_[i].tag == tag::subprogram) subprogram(dies_[i]);
+            else if (dies_[i].tag == tag::compile_unit) scope(dies_[i], 0, UINT32_MAX, 0, out_.module_, false);
         by_offset_.clear();
     }
 
@@ -398,7 +399,7 @@ private:
                 if (auto c = s.get(at::count)) k = c->u;
                 else if (auto ub = s.get(at::upper_bound)) k = ub->u + 1;
                 n *= k;
-                dims += fmt::format("[{}]", k);
+                dims += k ? fmt::format("[{}]", k) : std::string("[]"); // extern __shared__ float s[]: no bound
             }
             r.name = e.name + " " + (dims.empty() ? "[]" : dims);
             r.array = true;
@@ -524,23 +525,24 @@ private:
         auto& vars = out_.functions_[name];
         uint32_t from = 0, to = UINT32_MAX;
         range_of(d, from, to);
-        scope(d, from, to, 0, vars);
+        scope(d, from, to, 1, vars, true);
     }
 
-    void scope(const die& d, uint32_t from, uint32_t to, uint32_t depth, std::vector<dwarf_variable>& vars) {
+    // The variables directly under `d` (and, with `blocks`, in its lexical blocks).
+    void scope(const die& d, uint32_t from, uint32_t to, uint32_t depth, std::vector<dwarf_variable>& vars, bool blocks) {
         if (depth > 512) return; // (the reader refuses deeper nesting; a guard all the same)
         for (size_t ci : d.children) {
             const die& c = dies_[ci];
-            if (c.tag == tag::lexical_block) {
+            if (c.tag == tag::lexical_block && blocks) {
                 uint32_t f = from, t = to;
                 range_of(c, f, t);
-                scope(c, f, t, depth + 1, vars);
+                scope(c, f, t, depth + 1, vars, true);
                 continue;
             }
             if (c.tag != tag::variable && c.tag != tag::formal_parameter) continue;
             dwarf_variable v;
             v.name = c.text(at::name);
-            if (v.name.empty()) continue;
+            if (v.name.empty() || (!blocks && !c.get(at::location))) continue; // a module-level declaration without a home
             v.parameter = c.tag == tag::formal_parameter;
             v.type = type_of(ref(c, at::type));
             v.from = from, v.to = to, v.depth = depth;
@@ -587,6 +589,7 @@ dwarf_info dwarf_info::read(const std::string& ptx_path) {
 
 std::vector<const dwarf_variable*> dwarf_info::in_scope(const std::string& function, uint32_t pos) const {
     std::vector<const dwarf_variable*> r;
+    for (const auto& v : module_) r.push_back(&v);
     auto it = functions_.find(function);
     if (it == functions_.end()) return r;
     for (const auto& v : it->second)

@@ -48,7 +48,7 @@ struct dwarf_variable {
     bool parameter = false;
     dwarf_type type;
     uint32_t from = 0, to = UINT32_MAX;  // source positions where it is in scope
-    uint32_t depth = 0;                  // lexical nesting: inner blocks shadow outer ones
+    uint32_t depth = 0;                  // lexical nesting: 0 the module's, 1 a function's, more its blocks
     // One location for the whole scope, or a list by position range.
     dwarf_location single;
     struct piece {
@@ -68,15 +68,18 @@ public:
     // variables it read before the problem and `problem()` says what.
     static dwarf_info read(const std::string& ptx_path);
     // The variables of a function (PTX name) in scope at an instruction's
-    // position, outermost first (a later one of a name shadows an earlier).
+    // position, outermost first (a later one of a name shadows an earlier):
+    // the module's (__device__, __constant__, extern __shared__), then the
+    // function's.
     std::vector<const dwarf_variable*> in_scope(const std::string& function, uint32_t pos) const;
-    bool empty() const { return functions_.empty(); }
+    bool empty() const { return functions_.empty() && module_.empty(); }
     bool has_function(const std::string& function) const { return functions_.count(function) != 0; }
     const std::string& problem() const { return problem_; }
 
 private:
     friend class dwarf_reader;
     std::map<std::string, std::vector<dwarf_variable>> functions_;
+    std::vector<dwarf_variable> module_;  // compilation-unit variables, in scope everywhere
     std::string problem_;
 };
 

@@ -163,6 +163,13 @@ public:
         if (fn_)
             for (const auto& r : fn_->shared_regions)
                 if (r.name == name || mangled_local(r.name)) return give(isa::space::shared, r.offset, r.size);
+        if (const isa::exec_function* k = kernel()) // extern __shared__: bytes, from the dynamic area's start
+            for (const auto& r : k->extern_shared)
+                if (r.name == name) {
+                    if (address_of) return pointer_value(isa::space::shared, r.offset, typed(1));
+                    throw expr_error(fmt::format("'{0}' is extern __shared__ memory (the launch sizes it): cast it, as in ((float*)&{0})[3], "
+                                                 "or x/8xw &{0}", name));
+                }
         if (dev_)
             if (auto s = dev_->symbol(name)) return give(isa::space::global, s->first, static_cast<uint32_t>(std::min<uint64_t>(s->second, 1u << 30)));
         throw expr_error(fmt::format("No symbol \"{}\" in the current context.", name));
@@ -240,6 +247,9 @@ public:
             if (r.name == name) return sp = isa::space::shared, addr = r.offset, true;
         for (const auto& r : fn_->local_regions)
             if (r.name == name) return sp = isa::space::local, addr = v_.local_address(r.offset, depth_), true;
+        if (const isa::exec_function* k = kernel()) // dynamic shared memory: the kernel's layout places it
+            for (const auto& r : k->extern_shared)
+                if (r.name == name) return sp = isa::space::shared, addr = r.offset, true;
         if (dev_)
             if (auto s = dev_->symbol(name)) return sp = isa::space::global, addr = s->first, true;
         return false;
@@ -290,6 +300,7 @@ std::vector<session::local_ref> session::locals(uint64_t cta, uint32_t warp, uin
     std::vector<std::string> seen;
     for (auto it = vars.rbegin(); it != vars.rend(); ++it) {
         const dwarf_variable& v = **it;
+        if (v.depth == 0) continue; // the module's variables are globals, not locals (print still finds them)
         if (std::find(seen.begin(), seen.end(), v.name) != seen.end()) continue;
         seen.push_back(v.name);
         local_ref r{v.name, v.type.name, "", v.parameter};
@@ -605,13 +616,16 @@ void session::cmd_info(const std::string& args) {
 
 void session::cmd_whatis(const std::string& args) {
     if (args.empty()) throw command_error("whatis needs an expression.");
-    if (running())
-        if (auto pc = focus_pc(); pc && has_source_variables(*pc))
-            for (const auto& l : locals(focus_.cta, focus_.warp(), focus_.lane(), frame_))
-                if (l.name == args) {
-                    out_ << "type = " << l.type << '\n';
-                    return;
-                }
+    if (running() && focus_pc()) { // a CUDA variable (module ones too): its DWARF type
+        try {
+            lane_context c(*view_, *map_, device_, grid_, block_, focus_.cta, focus_.warp(), focus_.lane(), frame_);
+            if (const dwarf_variable* v = c.source_variable(args)) {
+                out_ << "type = " << v->type.name << '\n';
+                return;
+            }
+        } catch (const expr_error&) {
+        }
+    }
     expression e = expression::parse(args);
     const std::string t = running() ? type_of(e.evaluate(*context_for(focus_.lane()))) : type_of(e.evaluate(idle_context()));
     out_ << "type = " << t << '\n';

@@ -225,7 +225,10 @@ private:
                     extern_shared_align_ = std::max(extern_shared_align_, (*vp)->align ? (*vp)->align : 1u);
                 }
         if (!extern_shared_.empty()) shared_top_ = align_up(shared_top_, extern_shared_align_);
-        for (symbol s : extern_shared_) vars_[s] = {space::shared, shared_top_};
+        for (symbol s : extern_shared_) {
+            vars_[s] = {space::shared, shared_top_};
+            out_.fn.extern_shared.push_back({shared_top_, 0, std::string(m_.str(s))});
+        }
     }
 
     void index_labels(list<statement> stmts, uint32_t& count) {

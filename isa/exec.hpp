@@ -184,6 +184,7 @@ struct exec_function {
     uint32_t maxclusterrank = 0;      // .maxclusterrank: most CTAs per cluster, 0 when absent
     std::vector<shared_region> shared_regions; // its static .shared variables
     std::vector<shared_region> local_regions;  // its .local variables at frame offsets, for debuggers (debug/)
+    std::vector<shared_region> extern_shared;  // .extern .shared names, all at the dynamic area's start (size 0: the launch sizes it)
     std::vector<exec_register_name> register_names; // for debuggers (debug/)
     // Why each instruction that cannot run yet cannot (its `target` indexes here).
     std::vector<std::string> unsupported;

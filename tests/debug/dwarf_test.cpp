@@ -110,6 +110,23 @@ TEST(dwarf, local_arrays_and_device_function_parameters) {
     EXPECT_FALSE(named(vs, "y")->parameter);
 }
 
+TEST(dwarf, module_variables_are_in_scope_in_every_function) {
+    const std::string f = std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels/module_vars.G.sm_90a.ptx";
+    const dwarf_info d = dwarf_info::read(f);
+    auto vs = d.in_scope("dynamic_shared", position_of(f, "mov.u32 \t%r6, 31"));
+    ASSERT_GE(vs.size(), 4u);
+    const dwarf_variable* bias = named(vs, "bias");
+    ASSERT_TRUE(bias);
+    EXPECT_EQ(bias->depth, 0u); // the module's
+    EXPECT_EQ(bias->at(0).name, "bias");
+    EXPECT_EQ(named(vs, "scale")->type.name, "float [4]");
+    EXPECT_EQ(named(vs, "dyn")->type.name, "float []");
+    EXPECT_EQ(named(vs, "dyn")->at(0).name, "dyn");
+    EXPECT_GE(named(vs, "t")->depth, 1u); // the kernel's (in its lexical block)
+    EXPECT_EQ(vs.front()->depth, 0u); // outermost first
+    EXPECT_EQ(named(d.in_scope("no_such_function", 0), "bias"), bias);
+}
+
 TEST(dwarf, a_module_without_debug_sections_has_no_variables) {
     const dwarf_info d = dwarf_info::read(std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels/debug_demo.sm_90a.ptx");
     EXPECT_TRUE(d.empty());

@@ -123,5 +123,33 @@ TEST(source_variables, without_dwarf_the_session_says_how_to_get_it) {
     EXPECT_TRUE(has(r.out, "No symbol \"s\" in the current context.")) << r.out;
 }
 
+// Module-scope variables (module_vars.cu): a __device__ int, a __constant__
+// array and extern __shared__ memory are found by name from the kernel, and
+// info locals leaves them out (they are globals).
+TEST(source_variables, module_scope_device_constant_and_dynamic_shared) {
+    const std::string file = std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels/launch_module_vars.json";
+    auto r = debug("break module_vars.cu:12\nrun\ninfo locals\nprint bias\nprint scale[2]\nwhatis scale\nwhatis dyn\n"
+                   "print dyn[5]\nprint dyn[t]\nx/4fw &dyn[0]\n", file);
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(has(r.out, "module_vars.cu:12\t    out[t] = dyn[31 - t];\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "module_vars.G.sm_90a.ptx:62\t\tmov.u32 \t%r6, 31;\nt = 0\n$1 = 7\n")) << r.out; // only t is local
+    EXPECT_TRUE(has(r.out, "$2 = 2\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "type = float [4]\ntype = float []\n")) << r.out;
+    // dyn[t] = t * scale[t & 3] + 7
+    EXPECT_TRUE(has(r.out, "$3 = 12\n")) << r.out;
+    EXPECT_TRUE(has(r.out, "$4 = {0: 7, 1: 8, 2: 11, 3: 19, 4: 9, 5: 12,")) << r.out;
+    EXPECT_TRUE(has(r.out, "0x0 <shared>:\t7\t8\t11\t19")) << r.out;
+}
+
+// Without DWARF, extern __shared__ memory is found by its PTX name as
+// untyped bytes: a cast reads it (kernels/dynamic_smem keeps in[] there).
+TEST(source_variables, dynamic_shared_without_dwarf_by_cast) {
+    const std::string file = std::string(PTXSIM_SOURCE_DIR) + "/kernels/dynamic_smem/launch.json";
+    auto r = debug("break dynamic_smem.cu:12\nrun\nprint ((unsigned*)&smem)[5]\nprint smem\n", file);
+    EXPECT_EQ(r.status, 1) << r.out; // print smem fails, saying how to read it
+    EXPECT_TRUE(has(r.out, "$1 = 2056343884\n")) << r.out; // dynamic_smem.in.u32 word 5
+    EXPECT_TRUE(has(r.out, "'smem' is extern __shared__ memory (the launch sizes it): cast it")) << r.out;
+}
+
 } // namespace
 } // namespace ptxsim::test
