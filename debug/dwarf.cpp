@@ -125,7 +125,7 @@ constexpr uint64_t array = 0x01, formal_parameter = 0x05, lexical_block = 0x0b, 
 namespace at {
 constexpr uint64_t location = 0x02, name = 0x03, byte_size = 0x0b, low_pc = 0x11, high_pc = 0x12, upper_bound = 0x2f,
                    count = 0x37, address_class = 0x33, encoding = 0x3e, type = 0x49, linkage_name = 0x6e,
-                   mips_linkage_name = 0x2007, abstract_origin = 0x31, specification = 0x47;
+                   mips_linkage_name = 0x2007;
 }
 namespace form {
 constexpr uint64_t addr = 0x01, block2 = 0x03, block4 = 0x04, data2 = 0x05, data4 = 0x06, data8 = 0x07, string = 0x08,

@@ -111,6 +111,22 @@ private:
 
 const std::string dir = std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels";
 
+// initialize, launch `file` (in tests/debug/kernels), a breakpoint at
+// debug_demo.cu:`line` unless 0, configurationDone; the stopped event when
+// there is a breakpoint.
+json start(dap_client& c, const std::string& file, int line) {
+    c.request("initialize", {{"clientID", "test"}, {"adapterID", "ptxsim"}, {"linesStartAt1", true}});
+    c.wait_event("initialized");
+    json l = c.request("launch", {{"program", dir + "/" + file}});
+    EXPECT_TRUE(l.value("success", false)) << l.dump();
+    if (line) {
+        json b = c.request("setBreakpoints", {{"source", {{"path", dir + "/debug_demo.cu"}}}, {"breakpoints", {{{"line", line}}}}});
+        EXPECT_EQ(b["body"]["breakpoints"].size(), 1u) << b.dump();
+    }
+    c.request("configurationDone");
+    return line ? c.wait_event("stopped") : json();
+}
+
 TEST(dap, a_session_from_breakpoint_to_the_end) {
     dap_client c;
     json init = c.request("initialize", {{"clientID", "test"}, {"adapterID", "ptxsim"}, {"linesStartAt1", true}});
@@ -196,13 +212,7 @@ TEST(dap, a_session_from_breakpoint_to_the_end) {
 // variables, typed; Shared shows the kernel's static .shared words.
 TEST(dap, locals_scope_shows_cuda_variables_from_dwarf) {
     dap_client c;
-    c.request("initialize", {{"clientID", "test"}, {"adapterID", "ptxsim"}, {"linesStartAt1", true}});
-    c.wait_event("initialized");
-    ASSERT_TRUE(c.request("launch", {{"program", dir + "/launch_G.json"}}).value("success", false));
-    json b = c.request("setBreakpoints", {{"source", {{"path", dir + "/debug_demo.cu"}}}, {"breakpoints", {{{"line", 16}}}}});
-    ASSERT_EQ(b["body"]["breakpoints"].size(), 1u) << b.dump();
-    c.request("configurationDone");
-    json s = c.wait_event("stopped");
+    json s = start(c, "launch_G.json", 16);
     const int64_t tid = s["body"].value("threadId", int64_t(0));
     json st = c.request("stackTrace", {{"threadId", tid}});
     const int64_t frame = st["body"]["stackFrames"][0].value("id", int64_t(0));
@@ -234,12 +244,7 @@ TEST(dap, locals_scope_shows_cuda_variables_from_dwarf) {
 // parameters, the caller's variables at its call; evaluate follows frameId.
 TEST(dap, a_callers_frame_has_its_own_locals) {
     dap_client c;
-    c.request("initialize", {{"clientID", "test"}, {"adapterID", "ptxsim"}, {"linesStartAt1", true}});
-    c.wait_event("initialized");
-    ASSERT_TRUE(c.request("launch", {{"program", dir + "/launch_G.json"}}).value("success", false));
-    c.request("setBreakpoints", {{"source", {{"path", dir + "/debug_demo.cu"}}}, {"breakpoints", {{{"line", 23}}}}});
-    c.request("configurationDone");
-    json s = c.wait_event("stopped");
+    json s = start(c, "launch_G.json", 23);
     json st = c.request("stackTrace", {{"threadId", s["body"].value("threadId", int64_t(0))}});
     ASSERT_EQ(st["body"]["stackFrames"].size(), 2u) << st.dump();
     auto locals_of = [&](const json& frame) {
@@ -269,10 +274,7 @@ TEST(dap, a_callers_frame_has_its_own_locals) {
 // 4,096 instructions); the stop lands in the loop, and disconnect ends it.
 TEST(dap, pause_stops_a_running_kernel) {
     dap_client c;
-    c.request("initialize", {{"clientID", "test"}, {"adapterID", "ptxsim"}, {"linesStartAt1", true}});
-    c.wait_event("initialized");
-    ASSERT_TRUE(c.request("launch", {{"program", dir + "/spin.json"}}).value("success", false));
-    c.request("configurationDone");
+    start(c, "spin.json", 0);
     usleep(300000); // let it run (a pause before the first instruction stops there, also correct)
     json p = c.request("pause", {{"threadId", 1}});
     EXPECT_TRUE(p.value("success", false)) << p.dump();

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/support/test_support.hpp"
+#include "tests/debug/batch_session.hpp"
 
 namespace ptxsim::test {
 namespace {
@@ -17,13 +17,8 @@ const std::string demo = std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels/
 const std::string saxpy = std::string(PTXSIM_SOURCE_DIR) + "/kernels/saxpy/launch.json";
 
 run_result debug(const std::string& commands, const std::string& options = "", const std::string& file = demo) {
-    static int n = 0;
-    auto path = std::filesystem::temp_directory_path() / ("ptxsim_debug_test_" + std::to_string(::getpid()) + "_" + std::to_string(++n) + ".gdb");
-    std::ofstream(path) << commands;
-    return run_ptxsim("debug --batch " + options + " -x " + path.string() + " " + file);
+    return debug_batch(commands, file, options);
 }
-
-bool has(const std::string& out, const std::string& text) { return out.find(text) != std::string::npos; }
 
 TEST(debug, breakpoint_at_cuda_line_prints_every_lane) {
     auto r = debug("break debug_demo.cu:31\nrun\nprint %r1\nprint threadIdx.x * 2\ninfo cuda kernels\n");

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/support/test_support.hpp"
+#include "tests/debug/batch_session.hpp"
 
 namespace ptxsim::test {
 namespace {
@@ -19,14 +19,7 @@ namespace {
 const std::string demo_g = std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels/launch_G.json";
 const std::string demo = std::string(PTXSIM_SOURCE_DIR) + "/tests/debug/kernels/launch.json";
 
-run_result debug(const std::string& commands, const std::string& file = demo_g) {
-    static int n = 0;
-    auto path = std::filesystem::temp_directory_path() / ("ptxsim_source_variables_test_" + std::to_string(::getpid()) + "_" + std::to_string(++n) + ".gdb");
-    std::ofstream(path) << commands;
-    return run_ptxsim("debug --batch -x " + path.string() + " " + file);
-}
-
-bool has(const std::string& out, const std::string& text) { return out.find(text) != std::string::npos; }
+run_result debug(const std::string& commands, const std::string& file = demo_g) { return debug_batch(commands, file); }
 
 TEST(source_variables, kernel_locals_parameters_and_shared_array) {
     auto r = debug("break debug_demo.cu:16\nrun\ninfo locals\ninfo args\nprint s\nprint in[3]\nprint partial[40]\n"
