@@ -151,7 +151,9 @@ TEST(dwarf, damaged_dwarf_is_read_in_part_with_a_reason) {
     size_t cut = open;
     for (int k = 0; k < 60; ++k) cut = s.find('\n', cut + 1);
     std::string truncated = s.substr(0, cut) + "\n\t}\n";
-    const dwarf_info d = dwarf_info::read(write_temp("ptxsim_dwarf_truncated.ptx", truncated));
+    const std::string truncated_path = write_temp("ptxsim_dwarf_truncated.ptx", truncated);
+    const dwarf_info d = dwarf_info::read(truncated_path);
+    std::filesystem::remove(truncated_path);
     EXPECT_NE(d.problem().find("its DWARF is read only in part"), std::string::npos) << d.problem();
 
     // An abbreviation table naming form 0x7f.
@@ -160,7 +162,9 @@ TEST(dwarf, damaged_dwarf_is_read_in_part_with_a_reason) {
     const size_t first = bad_form.find(".b8 1\n.b8 17\n.b8 1\n.b8 37\n.b8 8", ab); // CU: producer as a string
     ASSERT_NE(first, std::string::npos);
     bad_form.replace(first, std::string(".b8 1\n.b8 17\n.b8 1\n.b8 37\n.b8 8").size(), ".b8 1\n.b8 17\n.b8 1\n.b8 37\n.b8 127");
-    const dwarf_info f = dwarf_info::read(write_temp("ptxsim_dwarf_form.ptx", bad_form));
+    const std::string form_path = write_temp("ptxsim_dwarf_form.ptx", bad_form);
+    const dwarf_info f = dwarf_info::read(form_path);
+    std::filesystem::remove(form_path);
     EXPECT_NE(f.problem().find("form 0x7f"), std::string::npos) << f.problem();
 }
 
