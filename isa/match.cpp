@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "isa/ignored_words.hpp"
+#include "isa/legacy_ptx.hpp"
 
 namespace ptxsim::isa {
 
@@ -61,7 +62,10 @@ std::optional<matched_instruction> match(const parser::module& m, const parser::
                     }
             }
         }
-        if (ok) return out;
+        if (ok) {
+            add_implied_modifiers(targets_sm1x(m), out);
+            return out;
+        }
     }
     return std::nullopt;
 }

@@ -15,6 +15,7 @@
 #include "isa/detail/check_calls.hpp"
 #include "isa/detail/check_instruction.hpp"
 #include "isa/detail/declarations.hpp"
+#include "isa/legacy_ptx.hpp"
 #include "isa/special_registers.hpp"
 
 namespace ptxsim::isa {
@@ -26,7 +27,7 @@ using namespace parser;
 uint32_t min_version_for(uint32_t sm, const std::string& suffix) {
     struct entry { uint32_t sm; uint32_t ptx; uint32_t ptx_a; };
     static constexpr entry table[] = {
-        {20, 10, 0},  {30, 31, 0},  {32, 40, 0},  {35, 31, 0},  {37, 41, 0},  {50, 40, 0},  {52, 41, 0},
+        {10, 10, 0},  {11, 10, 0},  {12, 12, 0},  {13, 12, 0},  {20, 20, 0},  {30, 31, 0},  {32, 40, 0},  {35, 31, 0},  {37, 41, 0},  {50, 40, 0},  {52, 41, 0},
         {53, 42, 0},  {60, 50, 0},  {61, 50, 0},  {62, 50, 0},  {70, 60, 0},  {72, 61, 0},  {75, 63, 0},
         {80, 70, 0},  {86, 71, 0},  {87, 74, 0},  {88, 90, 0},  {89, 78, 0},  {90, 78, 80}, {100, 86, 86},
         {101, 86, 86}, {103, 88, 88}, {110, 90, 90}, {120, 87, 87}, {121, 88, 88},
@@ -176,16 +177,38 @@ private:
                     continue;
                 }
                 facts_.target = std::string(name);
+                facts_.sm1x = targets_sm1x(m_);
                 if (facts_.ptx_version && need > facts_.ptx_version)
                     error(m_.target_pos, fmt::format("target {} needs PTX ISA {}.{} or later, but the file declares .version {}.{}",
                                                      name, need / 10, need % 10, m_.version.major, m_.version.minor));
-            } else if (name != "debug" && name != "texmode_unified" && name != "texmode_independent" &&
-                       name != "map_f64_to_f32") {
+            } else if (name == "map_f64_to_f32") {
+                map_f64_ = true;
+            } else if (name != "debug" && name != "texmode_unified" && name != "texmode_independent") {
                 error(m_.target_pos, fmt::format("unknown target '{}'", name));
             }
         }
     }
     pos_t first_pos() const { return 0; }
+
+    // .target map_f64_to_f32 (sm_10-sm_12 had no double precision): ptxas
+    // runs .f64 instructions as .f32. ptxsim does not, so it refuses them
+    // rather than give double-precision bits; modules without any run.
+    void check_f64_mapping(const instruction& ins) {
+        uint32_t sm = 0;
+        std::string suffix;
+        if (parse_target_name(facts_.target, sm, suffix) && sm >= 13) {
+            error(m_.target_pos, fmt::format("map_f64_to_f32 is for sm_10 to sm_12; ptxas refuses it for {}", facts_.target));
+            map_f64_ = false;
+            return;
+        }
+        for (symbol w : ins.modifiers)
+            if (m_.str(w) == "f64") {
+                error(ins.pos, "ptxsim does not implement .target map_f64_to_f32: this .f64 instruction would run as .f32 "
+                               "under ptxas (build the PTX for sm_13 or later to keep double precision)");
+                map_f64_ = false;
+                return;
+            }
+    }
 
     void declare(scope& s, symbol name, pos_t p, bool allow_redeclare, data_type type = data_type::none, uint8_t vec = 0,
                  const var_decl* decl = nullptr) {
@@ -409,6 +432,7 @@ private:
         for (const auto& st : body) {
             if (auto ins = std::get_if<instruction>(&st.node)) {
                 if (ins->guard != no_symbol) guard(*ins);
+                if (map_f64_) check_f64_mapping(*ins);
                 types_.clear();
                 vars_.clear();
                 flags_.clear();
@@ -432,6 +456,7 @@ private:
     diagnostics& d_;
     validate_options options_;
     detail::module_facts facts_;
+    bool map_f64_ = false; // .target map_f64_to_f32, until its one error
     detail::earlier_symbols earlier_;
     std::vector<scope*> scopes_;
     std::unordered_map<symbol, pos_t> bodies_;

@@ -87,7 +87,10 @@ private:
         if (f_.ptx_version && min_ptx > f_.ptx_version)
             add(p, fmt::format("'{}' needs PTX ISA {} or later, but the file declares .version {}", what,
                                version_text(min_ptx), version_text(f_.ptx_version)));
-        if (!f_.target.empty() && !target.satisfied_by(f_.target))
+        // The table's oldest target is sm_20 (it does not record what came
+        // with sm_20), so a .target sm_1x module may use what sm_20 has.
+        const bool sm1x_base = f_.sm1x && target.exact.empty() && target.min_sm <= 20;
+        if (!f_.target.empty() && !sm1x_base && !target.satisfied_by(f_.target))
             add(p, fmt::format("'{}' needs target {}{}, but the file targets {}", what, target.text,
                                target.exact.empty() ? " or newer" : "", f_.target));
     }

@@ -14,6 +14,7 @@ namespace ptxsim::isa::detail {
 struct module_facts {
     uint32_t ptx_version = 0;     // x10; 0 when the module has no .version
     std::string target;           // "sm_90a"; empty when none
+    bool sm1x = false;            // .target sm_10 ... sm_13 (isa/legacy_ptx.hpp)
 };
 
 // What an operand node's name is, besides its register type (validate.cpp

@@ -10,6 +10,7 @@
 
 #include "isa/detail/check_operands.hpp"
 #include "isa/detail/operand_types.hpp"
+#include "isa/legacy_ptx.hpp"
 #include "isa/sem/wmma_layout.hpp"
 
 namespace ptxsim::isa::detail {
@@ -376,7 +377,10 @@ private:
             any_of({"cta", "cluster", "gpu", "sys"}) < 0 && !has("proxy") && !has("mbarrier_init"))
             return fail(v_.word_pos[0], "'fence' with a memory order needs a scope (.cta, .cluster, .gpu or .sys)");
         // fma and mad on floats round explicitly; integers do not round.
-        if ((key_ == "fma" || key_ == "mad") && is_float && rnd < 0)
+        // Old PTX may leave mad.f32's rounding implied (isa/legacy_ptx.hpp).
+        const bool old_mad = key_ == "mad" && types_[0] == data_type::f32 &&
+                             unrounded_mad_allowed(v_.facts.ptx_version, v_.facts.sm1x);
+        if ((key_ == "fma" || key_ == "mad") && is_float && rnd < 0 && !old_mad)
             return fail(v_.word_pos[0], fmt::format("'{}' needs a rounding modifier (.rn, .rz, .rm or .rp)", dotted()));
         if (rnd >= 0 && is_integer &&
             one_of(key_, {"add", "sub", "mul", "mad", "div", "fma", "rcp", "sqrt", "min", "max", "neg", "abs"}))
