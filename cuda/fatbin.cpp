@@ -142,6 +142,14 @@ std::string fatbin_entry::arch_name() const {
 }
 
 bool parse_fatbin(const uint8_t* data, size_t size, std::vector<fatbin_entry>& entries, std::string& error) {
+    std::vector<std::vector<fatbin_entry>> containers;
+    const bool ok = parse_fatbin_containers(data, size, containers, error);
+    for (auto& c : containers) entries.insert(entries.end(), std::make_move_iterator(c.begin()), std::make_move_iterator(c.end()));
+    return ok;
+}
+
+bool parse_fatbin_containers(const uint8_t* data, size_t size, std::vector<std::vector<fatbin_entry>>& containers,
+                             std::string& error) {
     size_t pos = 0;
     bool any = false;
     while (pos + sizeof(container_header) <= size) {
@@ -157,7 +165,8 @@ bool parse_fatbin(const uint8_t* data, size_t size, std::vector<fatbin_entry>& e
             continue;
         }
         size_t used = 0;
-        if (!parse_container(data + pos, size - pos, entries, used, error)) return false;
+        containers.emplace_back();
+        if (!parse_container(data + pos, size - pos, containers.back(), used, error)) return false;
         any = true;
         pos += (used + 7) & ~size_t(7);
     }

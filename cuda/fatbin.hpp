@@ -34,6 +34,11 @@ inline constexpr uint32_t fatbin_magic = 0xBA55ED50u;
 // before the problem are kept.
 bool parse_fatbin(const uint8_t* data, size_t size, std::vector<fatbin_entry>& entries, std::string& error);
 
+// The same, each container's entries apart: __nv_relfatbin (nvcc -rdc=true)
+// holds one container per translation unit, whose PTX are linked together.
+bool parse_fatbin_containers(const uint8_t* data, size_t size, std::vector<std::vector<fatbin_entry>>& containers,
+                             std::string& error);
+
 // One container read from memory whose size is only known from its header
 // (a __fatBinC_Wrapper_t's data pointer, or cuModuleLoadData's image).
 bool parse_fatbin_at(const void* header, std::vector<fatbin_entry>& entries, std::string& error);

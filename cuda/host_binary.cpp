@@ -82,6 +82,12 @@ bool read_host_binary(const std::string& path, host_binary& out, std::string& er
             else
                 parse_fatbin(f.data() + s.sh_offset, s.sh_size, out.fatbin, out.fatbin_error);
         }
+        if (name == "__nv_relfatbin" && s.sh_type != SHT_NOBITS) {
+            if (s.sh_offset > f.size() || s.sh_size > f.size() - s.sh_offset)
+                out.relocatable_error = "the __nv_relfatbin section runs past the end of the file";
+            else
+                parse_fatbin_containers(f.data() + s.sh_offset, s.sh_size, out.relocatable, out.relocatable_error);
+        }
     }
     for (uint64_t o = dyn_off; dynstr && o + sizeof(Elf64_Dyn) <= dyn_off + dyn_size; o += sizeof(Elf64_Dyn)) {
         Elf64_Dyn d;
@@ -89,6 +95,13 @@ bool read_host_binary(const std::string& path, host_binary& out, std::string& er
         if (d.d_tag == DT_NEEDED) out.needed.push_back(c_string(f, dynstr + d.d_un.d_val));
     }
     return true;
+}
+
+std::vector<const fatbin_entry*> host_binary::relocatable_ptx(uint32_t sm) const {
+    std::vector<const fatbin_entry*> out;
+    for (const auto& c : relocatable)
+        if (auto pick = choose_ptx(c, sm, true)) out.push_back(&c[*pick]);
+    return out;
 }
 
 } // namespace ptxsim::cuda

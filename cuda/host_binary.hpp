@@ -16,6 +16,14 @@ struct host_binary {
     bool has_fatbin = false;           // a .nv_fatbin section
     std::vector<fatbin_entry> fatbin;  // its entries
     std::string fatbin_error;          // why it did not parse, if it did not
+    // nvcc -rdc=true: .nv_fatbin holds the device-linked SASS, and
+    // __nv_relfatbin each translation unit's own fatbinary, PTX included
+    // (with libcudadevrt's, which has SASS only).
+    std::vector<std::vector<fatbin_entry>> relocatable;
+    std::string relocatable_error;
+    // The PTX of each translation unit for a GPU of compute capability `sm`
+    // (choose_ptx per container); empty when there is none.
+    std::vector<const fatbin_entry*> relocatable_ptx(uint32_t sm) const;
     bool shared_runtime() const;       // needs libcudart.so.*
     bool driver_linked() const;        // needs libcuda.so.1 directly (driver API programs)
 };

@@ -435,6 +435,10 @@ private:
             } else if (prototypes_.count(op.name) || target_lists_.count(op.name) ||
                        (in_.function_id && in_.function_id(m_.str(op.name)))) {
                 o.kind = opnd::none; // a call's prototype or a function without a body (vprintf): the call site has it
+            } else if (m_.str(op.name).starts_with("__cudaCDP2")) {
+                // A device-runtime function ptxsim does not serve (sim/device_runtime.cpp lists those it does).
+                error(op.pos, fmt::format("'{}': ptxsim's device runtime does not serve cuda{} in device code", m_.str(op.name),
+                                          m_.str(op.name).substr(10)));
             } else {
                 error(op.pos, fmt::format("cannot resolve '{}'", m_.str(op.name)));
             }

@@ -131,8 +131,16 @@ struct exec_param {
 // find the frame rather than the kernel's parameter buffer.
 inline constexpr uint64_t frame_param_tag = 0x80000000ull;
 
-// Functions ptxsim provides itself (CUDA's device runtime).
-enum class builtin : int32_t { none = -1, vprintf = -2, assertfail = -3, malloc = -4, free = -5 };
+// Functions ptxsim provides itself (CUDA's device runtime; the dynamic
+// parallelism ones, __cudaCDP2*, are served by sim/device_runtime.cpp).
+enum class builtin : int32_t {
+    none = -1, vprintf = -2, assertfail = -3, malloc = -4, free = -5,
+    cdp_parameter_buffer_v2 = -6, cdp_parameter_buffer = -7, cdp_launch_v2 = -8, cdp_launch = -9,
+    cdp_stream_create = -10, cdp_stream_destroy = -11, cdp_malloc = -12, cdp_free = -13, cdp_last_error = -14,
+    cdp_error_string = -15, cdp_memcpy_async = -16, cdp_memset_async = -17, cdp_get_device = -18,
+    cdp_device_count = -19, cdp_runtime_version = -20,
+    first_cdp = cdp_parameter_buffer_v2, last_cdp = cdp_runtime_version, // ids descend
+};
 
 struct exec_call_site {
     int32_t callee = -1;                 // function id, or a builtin

@@ -15,6 +15,7 @@
 #include "parser/parser.hpp"
 #include "sim/engine.hpp"
 #include "sim/device_heap.hpp"
+#include "sim/device_runtime.hpp"
 #include "sim/global_port_adapter.hpp"
 #include "sim/texture_table.hpp"
 
@@ -61,11 +62,11 @@ uint64_t function_token(size_t id) { return 0xF000000000000000ull + id * 16; }
 device::device(models::gpu_model model)
     : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()),
       multicast_(std::make_unique<memory::multicast_table>()), heap_(std::make_unique<device_heap>(*global_)),
-      textures_(std::make_unique<texture_table>()) {}
+      textures_(std::make_unique<texture_table>()), runtime_(std::make_unique<device_runtime>()) {}
 device::device(models::gpu_model model, const memory::global_memory_options& options)
     : model_(std::move(model)), global_(std::make_unique<memory::global_memory>(options)),
       multicast_(std::make_unique<memory::multicast_table>()), heap_(std::make_unique<device_heap>(*global_)),
-      textures_(std::make_unique<texture_table>()) {}
+      textures_(std::make_unique<texture_table>()), runtime_(std::make_unique<device_runtime>()) {}
 device::~device() = default;
 
 memory::global_memory& device::global() { return *global_; }
@@ -274,6 +275,7 @@ std::optional<int32_t> device::function_id(size_t module, std::string_view name)
     if (name == "__assertfail") return static_cast<int32_t>(isa::builtin::assertfail);
     if (name == "malloc") return static_cast<int32_t>(isa::builtin::malloc);
     if (name == "free") return static_cast<int32_t>(isa::builtin::free);
+    if (auto b = device_runtime_function(name)) return static_cast<int32_t>(*b);
     return std::nullopt;
 }
 
@@ -497,6 +499,7 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
         locate(*modules_[mi], *f, pos, r);
     };
     req.heap = heap_.get();
+    req.runtime = runtime_.get();
     req.multicast = multicast_.get();
     req.textures = textures_.get();
     for (const auto& mod : modules_) // for isspacep.const
@@ -505,7 +508,49 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
     launch_result r = run_launch(req, [this] { return std::make_unique<global_port_adapter>(*global_, *heap_); });
     heap_->end_launch();
     if (grid_barrier) free(grid_barrier);
+    run_device_work(r, options, d);
     return r;
+}
+
+// Dynamic parallelism: what the finished grid queued, in order
+// (sim/device_runtime.hpp); each child grid's own children run as part of
+// its launch. The first failure ends the parent's launch with its fault.
+void device::run_device_work(launch_result& r, const launch_options& options, diagnostics& d) {
+    std::vector<device_work> work = runtime_->take();
+    for (size_t i = 0; i < work.size(); ++i) {
+        const device_work& w = work[i];
+        if (!r.ok) {
+            if (w.param_buffer) heap_->free(w.param_buffer);
+            continue;
+        }
+        if (w.what == device_work::kind::launch) {
+            auto [mi, f] = functions_[static_cast<size_t>(w.function)];
+            std::vector<uint8_t> params(w.param_bytes);
+            read(w.param_buffer, params.data(), params.size());
+            heap_->free(w.param_buffer);
+            const kernel_ref child{mi, f, std::string(modules_[mi]->ast.str(f->name))};
+            launch_result c = launch(child, w.grid, w.block, w.shared, params, options, d);
+            r.stats.warp_instructions += c.stats.warp_instructions;
+            r.stats.thread_instructions += c.stats.thread_instructions;
+            if (!c.ok) {
+                r.ok = false;
+                r.fault = c.fault;
+            }
+            continue;
+        }
+        std::vector<uint8_t> bytes(w.bytes, w.value);
+        const bool ok = (w.what == device_work::kind::fill || read(w.src, bytes.data(), w.bytes)) &&
+                        write(w.dst, bytes.data(), w.bytes);
+        if (!ok) {
+            r.ok = false;
+            fault_report f;
+            f.kind = "device-runtime copy fault";
+            f.message = fmt::format("a {} queued by the kernel with the device runtime ({} bytes to {:#x}) touches memory "
+                                    "that is not allocated",
+                                    w.what == device_work::kind::copy ? "cudaMemcpyAsync" : "cudaMemsetAsync", w.bytes, w.dst);
+            r.fault = f;
+        }
+    }
 }
 
 uint64_t device::allocate(uint64_t bytes, uint64_t align) { return global_->allocate(bytes, align); }

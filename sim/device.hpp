@@ -28,6 +28,7 @@ class multicast_table;
 namespace ptxsim::sim {
 
 class device_heap;
+class device_runtime;
 class texture_table;
 struct launch_request;
 
@@ -122,6 +123,8 @@ private:
     // The launch's cluster shape (options, else the kernel's .reqnctapercluster)
     // into req, after checking it against the grid and the model; false after
     // reporting why it cannot launch.
+    // Runs the work the launch's grid queued through the device runtime.
+    void run_device_work(launch_result& r, const launch_options& options, parser::diagnostics& d);
     bool cluster_shape(const isa::exec_function& code, dim3 grid, const launch_options& options, launch_request& req,
                        const loaded_module& m, const kernel_ref& k, parser::diagnostics& d) const;
 
@@ -134,6 +137,7 @@ private:
     std::unique_ptr<memory::global_memory> global_;
     std::unique_ptr<memory::multicast_table> multicast_;
     std::unique_ptr<device_heap> heap_;  // device malloc/free; outlives launches, as in CUDA
+    std::unique_ptr<device_runtime> runtime_; // dynamic parallelism's queued work
     std::vector<std::unique_ptr<loaded_module>> modules_;
     std::unique_ptr<texture_table> textures_;
 };

@@ -24,6 +24,7 @@
 #include "sim/detail/engine_view.hpp"
 #include "sim/detail/livelock_probe.hpp"
 #include "sim/device_heap.hpp"
+#include "sim/device_runtime.hpp"
 #include "sim/events.hpp"
 #include "sim/scheduler.hpp"
 #include "sim/texture_table.hpp"
@@ -1732,9 +1733,31 @@ private:
             return;
         }
         default:
+            if (b <= isa::builtin::first_cdp && b >= isa::builtin::last_cdp && req_.runtime) {
+                call_device_runtime(b, site, lane);
+                return;
+            }
             fault(fault_kind::unsupported, lane, 0, "an unknown built-in function");
             return;
         }
+    }
+
+    // Dynamic parallelism (sim/device_runtime.hpp): the arguments' bytes
+    // from the caller's frame, the result into its return variable.
+    void call_device_runtime(isa::builtin b, const isa::exec_call_site& site, uint32_t lane) {
+        std::array<std::array<uint8_t, 16>, 8> args{};
+        const uint8_t* frame = cur_->frames[cur_depth_].params.data() + size_t(lane) * max_params_;
+        for (size_t i = 0; i < site.args.size() && i < args.size(); ++i)
+            std::memcpy(args[i].data(), frame + site.args[i].first, std::min<uint32_t>(site.args[i].second, 16));
+        runtime_call c;
+        c.args = std::span<const std::array<uint8_t, 16>>(args.data(), std::min(site.args.size(), args.size()));
+        c.cta = cur_->cta->linear;
+        c.load = [&](uint64_t addr, void* out, uint32_t n) { return load(space::generic, addr, n, lane, out); };
+        c.store = [&](uint64_t addr, const void* in, uint32_t n) { return store(space::generic, addr, n, lane, in); };
+        const device_runtime::result r = req_.runtime->call(b, req_, c);
+        if (r.faulted || fault_ || site.rets.empty()) return;
+        std::memcpy(cur_->frames[cur_depth_].params.data() + size_t(lane) * max_params_ + site.rets[0].first, &r.value,
+                    std::min<uint32_t>(site.rets[0].second, 8));
     }
 
     // CUDA's printf: the argument buffer holds each value at its natural

@@ -25,6 +25,7 @@ class multicast_table;
 namespace ptxsim::sim {
 
 class device_heap;
+class device_runtime;
 class texture_table;
 
 // What the engine needs from the device: global memory and the report of
@@ -74,6 +75,9 @@ struct launch_request {
     launch_options options;
     // Device malloc/free (null: they fault); the device's, shared by launches.
     device_heap* heap = nullptr;
+    // Dynamic parallelism's device runtime (null: its functions fault); the
+    // device's, which runs the work a launch queues once it has finished.
+    device_runtime* runtime = nullptr;
     // The device's multicast objects (multimem.*); null: none.
     const memory::multicast_table* multicast = nullptr;
     // The device's texture and surface objects (null: every handle is invalid).

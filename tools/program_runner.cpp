@@ -133,7 +133,7 @@ int run_program(const program_launch& p) {
         const uint32_t sm = uint32_t(std::atoi(model->arch.c_str() + 3));
         bool kernels = false;
         for (const auto& e : bin.fatbin) kernels |= e.has_kernels();
-        if (kernels && !cuda::choose_ptx(bin.fatbin, sm, true))
+        if (kernels && !cuda::choose_ptx(bin.fatbin, sm, true) && bin.relocatable_ptx(sm).empty())
             return fail(fmt::format("{} has no PTX that runs on {} (its fatbinary holds {}): ptxsim runs PTX, not "
                                     "SASS; rebuild with nvcc -gencode arch=compute_90a,code=compute_90a added (or "
                                     "-arch=sm_90a, which embeds PTX)",

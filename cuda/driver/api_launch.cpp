@@ -113,9 +113,9 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
     if (checking) checking->name_launch(findings_before, launch_name);
     if (exploring && r.ok && !r.fault) {
         const std::string file = exploring->after(st, std::move(explored), r);
-        const parser::source_file* source = st.device().module_source(f->module->index);
+        const parser::source_file* source = st.device().module_source(f->kernel.module);
         if (!file.empty() && source)
-            checking->explore(st.model(), file, source->name(), launch_recording::module_file(f->module->index, source->name()),
+            checking->explore(st.model(), file, source->name(), launch_recording::module_file(f->kernel.module, source->name()),
                               launch_name);
     }
     if (r.fault) {

@@ -36,6 +36,16 @@ uint32_t registers_of(const state& st, const function_object& f) {
     return c.maxnreg ? c.maxnreg : sim::estimate_registers(c, st.model().sm.registers_per_sm);
 }
 
+// Every kernel of a module and the modules linked with it, sorted.
+std::vector<std::string> kernels_of(state& st, const module_object& m) {
+    std::vector<std::string> names;
+    if (!m.has_ptx) return names;
+    for (size_t i : m.all())
+        for (auto& n : st.device().kernels_in(i)) names.push_back(std::move(n));
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
 CUresult get_function(state& st, module_object* m, const char* name, function_object*& out) {
     if (!m || !name) return CUDA_ERROR_INVALID_VALUE;
     if (auto it = m->functions.find(name); it != m->functions.end()) {
@@ -46,7 +56,9 @@ CUresult get_function(state& st, module_object* m, const char* name, function_ob
         st.warn(fmt::format("kernel {} cannot run: {}", name, m->no_ptx_reason));
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
-    auto k = st.device().kernel_in(m->index, name);
+    std::optional<sim::kernel_ref> k;
+    for (size_t i : m->all())
+        if (!k) k = st.device().kernel_in(i, name);
     if (!k) return CUDA_ERROR_NOT_FOUND;
     parser::diagnostics d;
     const isa::exec_function* code = st.device().kernel_code(*k, d);
@@ -118,7 +130,9 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr* dptr, size_t* bytes, CUmodule module,
     if (!m) return CUDA_ERROR_INVALID_HANDLE;
     if (!name) return CUDA_ERROR_INVALID_VALUE;
     if (!m->has_ptx) return CUDA_ERROR_NOT_FOUND;
-    auto s = st.device().symbol_in(m->index, name);
+    std::optional<std::pair<uint64_t, uint64_t>> s;
+    for (size_t i : m->all())
+        if (!s) s = st.device().symbol_in(i, name);
     if (!s) return CUDA_ERROR_NOT_FOUND;
     if (dptr) *dptr = s->first;
     if (bytes) *bytes = s->second;
@@ -171,7 +185,7 @@ CUresult cuLibraryGetKernelCount(unsigned* count, CUlibrary library) {
     module_object* m = module_of(st, library);
     if (!m) return CUDA_ERROR_INVALID_HANDLE;
     if (!count) return CUDA_ERROR_INVALID_VALUE;
-    *count = m->has_ptx ? unsigned(st.device().kernels_in(m->index).size()) : 0;
+    *count = unsigned(kernels_of(st, *m).size());
     return CUDA_SUCCESS;
 }
 
@@ -180,7 +194,7 @@ CUresult cuLibraryEnumerateKernels(CUkernel* kernels, unsigned n, CUlibrary libr
     module_object* m = module_of(st, library);
     if (!m) return CUDA_ERROR_INVALID_HANDLE;
     if (!kernels) return CUDA_ERROR_INVALID_VALUE;
-    auto names = m->has_ptx ? st.device().kernels_in(m->index) : std::vector<std::string>{};
+    auto names = kernels_of(st, *m);
     for (unsigned i = 0; i < n && i < names.size(); ++i) {
         function_object* f = nullptr;
         if (CUresult r = get_function(st, m, names[i].c_str(), f)) return r;

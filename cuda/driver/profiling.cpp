@@ -52,7 +52,7 @@ program_profiling* program_profiling::get() {
 
 // ptxas -v on the module's PTX, once per module; else the driver's estimate.
 uint32_t program_profiling::registers(state& st, const function_object& f) {
-    const size_t module = f.module->index;
+    const size_t module = f.kernel.module;
     if (!ptxas_looked_) {
         ptxas_path_ = sim::timing::find_ptxas();
         ptxas_looked_ = true;

@@ -108,7 +108,7 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
         return nullptr;
     }
     sim::device& dev = st.device();
-    const size_t module = f.module->index;
+    const size_t module = f.kernel.module;
     pending_ptr p(new pending());
     p->folder = fs::path(dir_) / fmt::format("{:04}-{}", launch_number, file_safe(unmangled(kernel)));
     std::error_code ec;

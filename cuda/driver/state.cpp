@@ -1,5 +1,6 @@
 #include "cuda/driver/state.hpp"
 
+#include <link.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -110,6 +111,51 @@ void state::summarise() {
                  unserved_.size(), fmt::format("{}", fmt::join(unserved_, ", ")).c_str());
 }
 
+namespace {
+
+// The file of the loaded object (the program or a shared library) whose
+// memory holds `address`; empty when none does.
+std::string object_file_of(const void* address) {
+    struct search {
+        uintptr_t address;
+        std::string path;
+    } s{reinterpret_cast<uintptr_t>(address), {}};
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* p) {
+            auto& s = *static_cast<search*>(p);
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const auto& ph = info->dlpi_phdr[i];
+                const uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+                if (ph.p_type != PT_LOAD || s.address < lo || s.address >= lo + ph.p_memsz) continue;
+                s.path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe";
+                return 1;
+            }
+            return 0;
+        },
+        &s);
+    return s.path;
+}
+
+} // namespace
+
+// A device-linked fatbinary (nvcc -rdc=true) holds SASS only; the object it
+// lies in keeps each translation unit's fatbinary, with its PTX, in
+// __nv_relfatbin. Their PTX for `sm`, one text per unit.
+std::vector<std::string> state::relocatable_ptx_beside(const void* image, uint32_t sm) {
+    const std::string path = object_file_of(image);
+    if (path.empty()) return {};
+    auto it = host_objects_.find(path);
+    if (it == host_objects_.end()) {
+        host_binary bin;
+        std::string error;
+        if (!read_host_binary(path, bin, error)) bin = {};
+        it = host_objects_.emplace(path, std::move(bin)).first;
+    }
+    std::vector<std::string> out;
+    for (const fatbin_entry* e : it->second.relocatable_ptx(sm)) out.push_back(e->text());
+    return out;
+}
+
 CUresult state::load_image(const void* image, module_object*& out) {
     if (!image) return CUDA_ERROR_INVALID_VALUE;
     auto m = std::make_unique<module_object>();
@@ -134,7 +180,26 @@ CUresult state::load_image(const void* image, module_object*& out) {
         }
         auto pick = choose_ptx(entries, sm, true);
         m->origin = fmt::format("fatbinary #{} ({})", fatbins_loaded_, describe(entries));
-        if (!pick) {
+        std::vector<std::string> units;
+        if (!pick) units = relocatable_ptx_beside(image, sm);
+        if (!units.empty()) {
+            // nvcc -rdc=true: SASS linked on the device; run the translation
+            // units' own PTX, linked by name as the device linker linked them.
+            m->origin = fmt::format("fatbinary #{} (device-linked SASS; {} translation units' PTX from __nv_relfatbin)",
+                                    fatbins_loaded_, units.size());
+            for (size_t i = 0; i < units.size(); ++i) {
+                parser::diagnostics d;
+                auto index = device_->load_module_text(fmt::format("fatbin{}.unit{}.ptx", fatbins_loaded_, i + 1),
+                                                       std::move(units[i]), d);
+                if (!index) {
+                    warn(fmt::format("{}: translation unit {} does not load:\n{}", m->origin, i + 1, text_of(d)));
+                    return CUDA_ERROR_INVALID_PTX;
+                }
+                if (i == 0) m->index = *index;
+                else m->linked.push_back(*index);
+            }
+            m->has_ptx = true;
+        } else if (!pick) {
             m->no_ptx_reason = fmt::format(
                 "{} has no PTX ptxsim can run on {} (it holds {}); rebuild with nvcc "
                 "-gencode arch=compute_90a,code=compute_90a (or -arch=sm_90a, which embeds it) to embed PTX",

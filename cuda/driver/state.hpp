@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cuda/driver/cu.hpp"
+#include "cuda/host_binary.hpp"
 #include "sim/device.hpp"
 
 namespace ptxsim::cuda::driver {
@@ -32,6 +33,14 @@ struct function_object {
 
 struct module_object {
     size_t index = 0;                 // sim::device module; valid when has_ptx
+    // nvcc -rdc=true: the other translation units' modules, linked with
+    // `index` (calls and .extern variables resolve across them).
+    std::vector<size_t> linked;
+    std::vector<size_t> all() const {
+        std::vector<size_t> out{index};
+        out.insert(out.end(), linked.begin(), linked.end());
+        return out;
+    }
     bool has_ptx = false;
     std::string origin;               // "fatbinary #2 (compute_90a PTX)", for messages
     std::string no_ptx_reason;        // why there is no PTX, when there is none
@@ -116,6 +125,7 @@ public:
 
     // Loads a fatbinary (or PTX text) image into a module.
     CUresult load_image(const void* image, module_object*& out);
+    std::vector<std::string> relocatable_ptx_beside(const void* image, uint32_t sm);
 
 private:
     state();
@@ -124,6 +134,7 @@ private:
     char primary_context_token_ = 0;
     std::vector<std::string> unserved_;
     int fatbins_loaded_ = 0;
+    std::map<std::string, host_binary> host_objects_; // programs and libraries read for __nv_relfatbin
 };
 
 // The function a CUfunction/CUkernel handle names, or null.

@@ -16,7 +16,10 @@ CORPUS.json: {"repository": "owner/name", "commit": "...",
                             source tree to search for headers), "libs", "prebuild" (nvcc runs
                             that make files the program loads, e.g. ["-fatbin", "-o",
                             "k64.fatbin", "k.cu"], run in the sample's folder with
-                            outputs in the work folder), "args", "timeout", "pass"
+                            outputs in the work folder), "toolkit_files" (paths under
+                            the CUDA toolkit's include folder, "SRC" or "SRC:DEST", linked
+                            into the work folder as the program's own build copies them
+                            beside it), "args", "timeout", "pass"
                             (a string the output must hold), "fail" (a string the
                             program's own output must not hold), "fault_fails",
                             "expect" ("pass" or "fail: why")}]}
@@ -62,6 +65,12 @@ def run_one(p, corpus, a, nvcc):
         link = os.path.join(out_dir, name)
         if not os.path.lexists(link) and name != p["name"]:
             os.symlink(os.path.join(src_dir, name), link)
+    toolkit_include = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "include")
+    for entry in p.get("toolkit_files", []):
+        src, _, dest = entry.partition(":")
+        link = os.path.join(out_dir, dest or src)
+        if not os.path.lexists(link):
+            os.symlink(os.path.join(toolkit_include, src), link)
     for pre in p.get("prebuild", []):
         pb = subprocess.run([nvcc, *d.get("nvcc", []), *includes, *pre], capture_output=True, text=True, cwd=out_dir)
         if pb.returncode != 0:
@@ -83,7 +92,7 @@ def run_one(p, corpus, a, nvcc):
     t1 = time.time()
     try:
         run = subprocess.run([a.ptxsim, "exec", exe, *p.get("args", [])], capture_output=True, text=True, errors="replace",
-                             cwd=out_dir, timeout=p.get("timeout", d.get("timeout", a.timeout)))
+                             cwd=out_dir, timeout=a.timeout or p.get("timeout", d.get("timeout", 300)))
     except subprocess.TimeoutExpired:
         r.update(result="timeout", seconds=round(time.time() - t1, 1))
         json.dump(r, open(os.path.join(out_dir, "result.json"), "w"))
@@ -118,7 +127,8 @@ def main():
     ap.add_argument("--ptxsim", default=os.path.join(ROOT, "build", "tools", "ptxsim"))
     ap.add_argument("--work", default="/tmp/ptxsim-corpus")
     ap.add_argument("--only", default="")
-    ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds per program, for every program (default: the program's or the corpus's, else 300)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--markdown")
     ap.add_argument("--reuse", action="store_true",

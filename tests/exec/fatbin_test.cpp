@@ -86,6 +86,23 @@ TEST(fatbin, sass_only_program_has_no_ptx) {
     EXPECT_TRUE(kernels);
 }
 
+// nvcc -rdc=true: .nv_fatbin holds only the device-linked SASS; each
+// translation unit's PTX is in its own container of __nv_relfatbin.
+TEST(fatbin, relocatable_device_code_keeps_each_units_ptx) {
+    host_binary b = read_ok("rdc_two_units.elf");
+    ASSERT_TRUE(b.has_fatbin);
+    EXPECT_FALSE(choose_ptx(b.fatbin, 90, true));
+    EXPECT_EQ(b.relocatable_error, "");
+    EXPECT_EQ(b.relocatable.size(), 2u);
+    const auto units = b.relocatable_ptx(90);
+    ASSERT_EQ(units.size(), 2u);
+    std::string both = units[0]->text() + units[1]->text();
+    EXPECT_NE(both.find(".visible .entry _Z6linkedPii"), std::string::npos);
+    EXPECT_NE(both.find(".visible .func (.param .b32 func_retval0) _Z5twicei"), std::string::npos);
+    EXPECT_NE(both.find(".visible .global .align 4 .u32 offset = 5;"), std::string::npos);
+    EXPECT_TRUE(b.relocatable_ptx(80).empty()); // compute_90a PTX does not run on sm_80
+}
+
 TEST(fatbin, ptx_choice_prefers_exact_then_newest_older) {
     auto entry = [](fatbin_entry::kind_t k, uint32_t sm, bool a) {
         fatbin_entry e;

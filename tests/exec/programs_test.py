@@ -14,7 +14,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "programs")
 
-# case: (source, nvcc options, ptxsim command and options, program arguments,
+# case: (source or list of sources, nvcc options, ptxsim command and options, program arguments,
 #        expected exit status, strings stdout must hold, strings stderr must hold);
 # the command is `exec` unless it starts with "check" or "debug".
 CASES = {
@@ -83,6 +83,12 @@ CASES = {
                                 ["debug", "--batch", "-x", "{commands}/debug_vars.gdb"], [], 0,
                                 ["Breakpoint 1, shift<<<(1,1,1),(128,1,1)>>> at race.cu:9", "in = (int *) 0x",
                                  "tile = {0, 1, 2, 3, ", "$1 = 8", "type = int [128]", "[Program killed]"], []),
+    "relocatable_device_code": (["rdc_main.cu", "rdc_helper.cu"], ["-arch=sm_90a", "-rdc=true"], [], [], 0,
+                                ["PASSED"], []),
+    "dynamic_parallelism": ("dynamic_parallelism.cu", ["-arch=sm_90a", "-rdc=true", "-lcudadevrt"], [], [], 0,
+                            ["tail launch saw 8448 of 8448", "PASSED"], []),
+    "dynamic_parallelism_racecheck": ("dynamic_parallelism.cu", ["-arch=sm_90a", "-rdc=true", "-lcudadevrt"],
+                                      ["check", "--tool", "all", "--error-exitcode", "3"], [], 0, ["PASSED"], []),
     "sass_only_refused": ("vector_add.cu", ["-gencode", "arch=compute_90a,code=sm_90a"], [], [], 2, [],
                           ["has no PTX", "-gencode arch=compute_90a,code=compute_90a"]),
 }
@@ -109,7 +115,8 @@ def main():
         return 77
     os.makedirs(a.work, exist_ok=True)
     exe = os.path.join(a.work, a.case)
-    build = subprocess.run([nvcc, *nvcc_opts, "-o", exe, os.path.join(PROGRAMS, source)],
+    sources = [source] if isinstance(source, str) else source
+    build = subprocess.run([nvcc, *nvcc_opts, "-o", exe, *[os.path.join(PROGRAMS, s) for s in sources]],
                            capture_output=True, text=True)
     if build.returncode != 0:
         print(f"FAIL: nvcc could not build {source}:\n{build.stderr}")

@@ -1,0 +1,3 @@
+// The second translation unit of rdc_main.cu.
+__device__ int offset = 5;
+__device__ int twice(int x) { return 2 * x; }
