@@ -109,10 +109,10 @@ bool attribute(const models::gpu_model& m, int a, int& v) {
     case 99: v = 0; return true;                                      // HOST_REGISTER_SUPPORTED
     case 100: v = 0; return true;
     case 101: v = 1; return true;                                     // DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
-    case 102: v = 0; return true;                                     // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
-    case 103: case 104: case 105: v = 0; return true;
+    case 102: v = 1; return true;                                     // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED (api_virtual_memory.cpp)
+    case 103: case 104: case 105: v = 0; return true;                 // shareable handle types: no IPC
     case 106: v = int(sm.max_ctas); return true;                      // MAX_BLOCKS_PER_MULTIPROCESSOR
-    case 107: v = 0; return true;
+    case 107: v = 1; return true;                                     // GENERIC_COMPRESSION_SUPPORTED (sm_80+; invisible to results)
     case 108: v = int(m.l2.size_bytes * 3 / 4); return true;          // MAX_PERSISTING_L2_CACHE_SIZE
     case 109: v = 134213632; return true;                             // MAX_ACCESS_POLICY_WINDOW_SIZE
     case 110: v = 0; return true;
