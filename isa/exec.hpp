@@ -139,6 +139,7 @@ enum class builtin : int32_t {
     cdp_stream_create = -10, cdp_stream_destroy = -11, cdp_malloc = -12, cdp_free = -13, cdp_last_error = -14,
     cdp_error_string = -15, cdp_memcpy_async = -16, cdp_memset_async = -17, cdp_get_device = -18,
     cdp_device_count = -19, cdp_runtime_version = -20,
+    graph_set_conditional = -21, // cudaGraphSetConditional(handle, value): the handle is a device word
     first_cdp = cdp_parameter_buffer_v2, last_cdp = cdp_runtime_version, // ids descend
 };
 

@@ -275,6 +275,7 @@ std::optional<int32_t> device::function_id(size_t module, std::string_view name)
     if (name == "__assertfail") return static_cast<int32_t>(isa::builtin::assertfail);
     if (name == "malloc") return static_cast<int32_t>(isa::builtin::malloc);
     if (name == "free") return static_cast<int32_t>(isa::builtin::free);
+    if (name == "cudaGraphSetConditional") return static_cast<int32_t>(isa::builtin::graph_set_conditional);
     if (auto b = device_runtime_function(name)) return static_cast<int32_t>(*b);
     return std::nullopt;
 }

@@ -1732,6 +1732,13 @@ private:
             if (!why.empty()) fault(fault_kind::invalid_address, lane, p, std::move(why));
             return;
         }
+        case isa::builtin::graph_set_conditional: {
+            // A conditional graph node's handle is the address of the word it
+            // reads (cuda/driver/api_graphs.cpp); outside a graph it faults as a bad address would.
+            const uint32_t value = static_cast<uint32_t>(param_arg(site, 1, lane));
+            store(space::generic, param_arg(site, 0, lane), 4, lane, &value);
+            return;
+        }
         default:
             if (b <= isa::builtin::first_cdp && b >= isa::builtin::last_cdp && req_.runtime) {
                 call_device_runtime(b, site, lane);

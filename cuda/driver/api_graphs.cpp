@@ -4,6 +4,8 @@
 // one after the other when the graph is launched.
 #include <algorithm>
 #include <cstring>
+
+#include <fmt/format.h>
 #include <map>
 #include <memory>
 #include <set>
@@ -42,6 +44,11 @@ struct graph_node {
     kernel_params kernel;                   // node_kernel
     std::function<CUresult()> work;         // every other kind that does something
     graph_object* child = nullptr;          // node_graph
+    // node_conditional: the handle's device word, IF/WHILE/SWITCH, the bodies.
+    uint64_t condition = 0;
+    int condition_type = 0;
+    std::vector<graph_object*> bodies;
+    std::shared_ptr<std::vector<void*>> bodies_out; // the CUDA-owned array cuGraphAddNode hands out
     std::vector<uint8_t> raw;               // the node's CUDA parameter struct, for Get/SetParams
 };
 
@@ -50,6 +57,7 @@ struct graph_object {
 };
 
 struct graph_exec {
+    graph_object* source = nullptr;
     std::vector<std::unique_ptr<graph_node>> nodes;  // copies, in order
     std::map<const graph_node*, graph_node*> of;     // the graph's node -> its copy here
 };
@@ -58,9 +66,19 @@ struct capture {
     graph_object* graph = nullptr;
     std::vector<graph_node*> deps;  // what the next captured node depends on
     unsigned long long id = 0;
+    bool into_existing = false; // cuStreamBeginCaptureToGraph: the end hands out no graph
+};
+
+// cuGraphConditionalHandleCreate: a handle is the address of a device word
+// that kernels set with cudaGraphSetConditional (a store there: isa builtin).
+struct conditional_handle {
+    graph_object* graph = nullptr;
+    unsigned default_value = 0;
+    bool assign_default = false; // CU_GRAPH_COND_ASSIGN_DEFAULT: set at each launch of the graph
 };
 
 struct registry {
+    std::map<uint64_t, conditional_handle> conditions;
     std::set<std::unique_ptr<graph_object>> graphs;
     std::set<std::unique_ptr<graph_exec>> execs;
     std::map<void*, capture> captures;  // by stream
@@ -125,10 +143,54 @@ CUresult run_kernel(const kernel_params& k) {
 
 CUresult run_nodes(const std::vector<std::unique_ptr<graph_node>>& nodes);
 
+// The value a conditional node's handle holds now.
+unsigned condition_value(const graph_node& n) {
+    unsigned v = 0;
+    state::get().device().read(n.condition, &v, sizeof v);
+    return v;
+}
+
+CUresult run_conditional(const graph_node& n) {
+    switch (n.condition_type) {
+    case 0: { // IF, with an ELSE body when there are two
+        const unsigned v = condition_value(n);
+        if (v) return run_nodes(n.bodies[0]->nodes);
+        return n.bodies.size() == 2 ? run_nodes(n.bodies[1]->nodes) : CUDA_SUCCESS;
+    }
+    case 1: // WHILE: the body's kernels clear the condition to end it
+        while (condition_value(n))
+            if (CUresult r = run_nodes(n.bodies[0]->nodes)) return r;
+        return CUDA_SUCCESS;
+    default: { // SWITCH: body[value], none when out of range
+        const unsigned v = condition_value(n);
+        return v < n.bodies.size() ? run_nodes(n.bodies[v]->nodes) : CUDA_SUCCESS;
+    }
+    }
+}
+
+// Every graph a launch of `nodes` may run: children and conditional bodies.
+void graphs_under(const std::vector<std::unique_ptr<graph_node>>& nodes, std::set<const graph_object*>& out) {
+    for (const auto& n : nodes) {
+        std::vector<graph_object*> inner = n->bodies;
+        if (n->child) inner.push_back(n->child);
+        for (graph_object* g : inner)
+            if (g && out.insert(g).second) graphs_under(g->nodes, out);
+    }
+}
+
+// At a graph's launch, handles made with CU_GRAPH_COND_ASSIGN_DEFAULT take their default.
+void assign_condition_defaults(const graph_exec& e) {
+    std::set<const graph_object*> graphs{e.source};
+    graphs_under(e.nodes, graphs);
+    for (const auto& [address, h] : reg().conditions)
+        if (h.assign_default && graphs.count(h.graph)) state::get().device().write(address, &h.default_value, 4);
+}
+
 CUresult run_node(const graph_node& n) {
     switch (n.type) {
     case node_kernel: return run_kernel(n.kernel);
     case node_graph: return n.child ? run_nodes(n.child->nodes) : CUDA_SUCCESS;
+    case node_conditional: return run_conditional(n);
     default: return n.work ? n.work() : CUDA_SUCCESS;
     }
 }
@@ -465,6 +527,7 @@ CUresult cuGraphInstantiateWithFlags(void** exec, void* graph, unsigned long lon
     graph_object* g = graph_of(graph);
     if (!g || !exec) return CUDA_ERROR_INVALID_VALUE;
     auto e = std::make_unique<graph_exec>();
+    e->source = g;
     copy_nodes(g->nodes, e->nodes, e->of);
     *exec = e.get();
     reg().execs.insert(std::move(e));
@@ -505,7 +568,12 @@ CUresult cuGraphLaunch(void* exec, CUstream stream) {
         e = exec_of(exec);
         if (!e) return CUDA_ERROR_INVALID_VALUE;
         // A graph launched into a capturing stream becomes a child graph node.
-        if (captured(st, stream, node_graph, [e] { return run_nodes(e->nodes); })) return CUDA_SUCCESS;
+        if (captured(st, stream, node_graph, [e] {
+                assign_condition_defaults(*e);
+                return run_nodes(e->nodes);
+            }))
+            return CUDA_SUCCESS;
+        assign_condition_defaults(*e);
     }
     return run_nodes(e->nodes);
 }
@@ -571,9 +639,9 @@ CUresult cuStreamBeginCapture(CUstream stream) { return cuStreamBeginCapture_v2(
 CUresult cuStreamEndCapture(CUstream stream, void** graph) {
     PTXSIM_ENTER(true);
     auto it = reg().captures.find(stream);
-    if (it == reg().captures.end() || !graph) return CUDA_ERROR_INVALID_VALUE;
+    if (it == reg().captures.end() || (!graph && !it->second.into_existing)) return CUDA_ERROR_INVALID_VALUE;
     graph_object* g = it->second.graph;
-    *graph = g;
+    if (graph) *graph = g;
     // Streams that joined this capture through events leave it with it.
     for (auto j = reg().captures.begin(); j != reg().captures.end();)
         j = j->second.graph == g ? reg().captures.erase(j) : std::next(j);
@@ -608,6 +676,108 @@ CUresult cuStreamGetCaptureInfo_v2(CUstream stream, int* status, unsigned long l
 
 CUresult cuStreamGetCaptureInfo(CUstream stream, int* status, unsigned long long* id) {
     return cuStreamGetCaptureInfo_v3(stream, status, id, nullptr, nullptr, nullptr, nullptr);
+}
+
+// Capture into a graph that exists (a conditional node's body, say), after `deps`.
+CUresult cuStreamBeginCaptureToGraph(CUstream stream, void* graph, void* const* deps, const void* /*edges*/, size_t n,
+                                     int /*mode*/) {
+    PTXSIM_ENTER(true);
+    graph_object* g = graph_of(graph);
+    if (!g || (n && !deps)) return CUDA_ERROR_INVALID_VALUE;
+    if (stream == nullptr || stream == CU_STREAM_LEGACY) return CUDA_ERROR_NOT_SUPPORTED;
+    if (reg().captures.count(stream)) return CUDA_ERROR_INVALID_VALUE;
+    capture c{g, {}, reg().next_capture_id++, true};
+    for (size_t i = 0; i < n; ++i) c.deps.push_back(static_cast<graph_node*>(deps[i]));
+    reg().captures[stream] = c;
+    return CUDA_SUCCESS;
+}
+
+// flags: CU_STREAM_ADD_CAPTURE_DEPENDENCIES (0) or CU_STREAM_SET_CAPTURE_DEPENDENCIES (1).
+CUresult cuStreamUpdateCaptureDependencies_v2(CUstream stream, void** deps, const void* /*edges*/, size_t n, unsigned flags) {
+    PTXSIM_ENTER(true);
+    auto it = reg().captures.find(stream);
+    if (it == reg().captures.end()) return CUDA_ERROR_ILLEGAL_STATE;
+    if ((n && !deps) || flags > 1) return CUDA_ERROR_INVALID_VALUE;
+    if (flags == 1) it->second.deps.clear();
+    for (size_t i = 0; i < n; ++i) {
+        auto* d = static_cast<graph_node*>(deps[i]);
+        if (std::find(it->second.deps.begin(), it->second.deps.end(), d) == it->second.deps.end()) it->second.deps.push_back(d);
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamUpdateCaptureDependencies(CUstream stream, void** deps, size_t n, unsigned flags) {
+    return cuStreamUpdateCaptureDependencies_v2(stream, deps, nullptr, n, flags);
+}
+
+// ---- conditional nodes and cuGraphAddNode
+
+CUresult cuGraphConditionalHandleCreate(uint64_t* handle, void* graph, CUcontext, unsigned default_value, unsigned flags) {
+    PTXSIM_ENTER(true);
+    graph_object* g = graph_of(graph);
+    if (!handle || !g || flags > 1) return CUDA_ERROR_INVALID_VALUE;
+    const uint64_t word = st.device().allocate(4, 4);
+    if (!word) return CUDA_ERROR_OUT_OF_MEMORY;
+    st.device().write(word, &default_value, 4);
+    reg().conditions[word] = {g, default_value, flags == 1};
+    *handle = word;
+    return CUDA_SUCCESS;
+}
+
+// CUgraphNodeParams: the type, then (at byte 16) the union of each kind's parameters.
+CUresult cuGraphAddNode_v2(void** out, void* graph, void* const* deps, const void* /*edges*/, size_t n, void* params) {
+    PTXSIM_ENTER(true);
+    if (!params) return CUDA_ERROR_INVALID_VALUE;
+    int type;
+    std::memcpy(&type, params, sizeof type);
+    uint8_t* u = static_cast<uint8_t*>(params) + 16;
+    switch (type) {
+    case node_kernel: return cuGraphAddKernelNode_v2(out, graph, deps, n, reinterpret_cast<const kernel_node_params*>(u));
+    case node_memcpy: return cuGraphAddMemcpyNode(out, graph, deps, n, u + 16, nullptr); // after flags and copyCtx
+    case node_memset: return cuGraphAddMemsetNode(out, graph, deps, n, reinterpret_cast<const memset_node_params*>(u), nullptr);
+    case node_host: return cuGraphAddHostNode(out, graph, deps, n, reinterpret_cast<const host_node_params*>(u));
+    case node_graph: {
+        void* child;
+        std::memcpy(&child, u, sizeof child);
+        return cuGraphAddChildGraphNode(out, graph, deps, n, child);
+    }
+    case node_empty: return cuGraphAddEmptyNode(out, graph, deps, n);
+    case node_conditional: {
+        struct conditional_params { // CUDA_CONDITIONAL_NODE_PARAMS
+            uint64_t handle;
+            int type;
+            unsigned size;
+            void** graphs_out; // filled in here: CUDA owns the array
+            CUcontext ctx;
+        } c;
+        std::memcpy(&c, u, sizeof c);
+        auto h = reg().conditions.find(c.handle);
+        const bool size_ok = c.type == 0 ? (c.size == 1 || c.size == 2) : c.type == 1 ? c.size == 1 : c.type == 2 && c.size > 0;
+        if (h == reg().conditions.end() || h->second.graph != graph_of(graph) || !size_ok) return CUDA_ERROR_INVALID_VALUE;
+        auto node = std::make_unique<graph_node>();
+        node->type = node_conditional;
+        node->condition = c.handle;
+        node->condition_type = c.type;
+        node->bodies_out = std::make_shared<std::vector<void*>>();
+        for (unsigned i = 0; i < c.size; ++i) {
+            auto body = std::make_unique<graph_object>();
+            node->bodies.push_back(body.get());
+            node->bodies_out->push_back(body.get());
+            reg().graphs.insert(std::move(body));
+        }
+        c.graphs_out = node->bodies_out->data();
+        if (CUresult r = add_node(graph_of(graph), out, deps, n, std::move(node))) return r;
+        std::memcpy(u, &c, sizeof c);
+        return CUDA_SUCCESS;
+    }
+    default:
+        st.note_unserved("cuGraphAddNode", fmt::format("node type {}", type));
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+}
+
+CUresult cuGraphAddNode(void** out, void* graph, void* const* deps, size_t n, void* params) {
+    return cuGraphAddNode_v2(out, graph, deps, nullptr, n, params);
 }
 
 } // extern "C"

@@ -14,7 +14,8 @@ class state;
 
 // CUgraphNodeType values.
 enum node_type : int { node_kernel = 0, node_memcpy = 1, node_memset = 2, node_host = 3, node_graph = 4, node_empty = 5,
-                       node_wait_event = 6, node_event_record = 7, node_mem_alloc = 10, node_mem_free = 11 };
+                       node_wait_event = 6, node_event_record = 7, node_mem_alloc = 10, node_mem_free = 11,
+                       node_conditional = 13 };
 
 // When `stream` is being captured: records `work` as a node of the
 // capture's graph and returns true (the caller returns success without

@@ -89,6 +89,7 @@ CASES = {
                             ["tail launch saw 8448 of 8448", "PASSED"], []),
     "dynamic_parallelism_racecheck": ("dynamic_parallelism.cu", ["-arch=sm_90a", "-rdc=true", "-lcudadevrt"],
                                       ["check", "--tool", "all", "--error-exitcode", "3"], [], 0, ["PASSED"], []),
+    "conditional_graphs": ("conditional_graphs.cu", ["-arch=sm_90a"], [], [], 0, ["PASSED"], []),
     "sass_only_refused": ("vector_add.cu", ["-gencode", "arch=compute_90a,code=sm_90a"], [], [], 2, [],
                           ["has no PTX", "-gencode arch=compute_90a,code=compute_90a"]),
 }
