@@ -137,9 +137,9 @@ private:
     std::unique_ptr<memory::global_memory> global_;
     std::unique_ptr<memory::multicast_table> multicast_;
     std::unique_ptr<device_heap> heap_;  // device malloc/free; outlives launches, as in CUDA
-    std::unique_ptr<device_runtime> runtime_; // dynamic parallelism's queued work
     std::vector<std::unique_ptr<loaded_module>> modules_;
     std::unique_ptr<texture_table> textures_;
+    std::unique_ptr<device_runtime> runtime_; // dynamic parallelism's queued work
 };
 
 } // namespace ptxsim::sim

@@ -70,11 +70,13 @@ void device_runtime::queue(device_work w, uint64_t cta, uint64_t stream) {
     work_.push_back(w);
 }
 
-uint64_t device_runtime::error_text(const launch_request& req, uint32_t code) {
+uint64_t device_runtime::error_text(const launch_request& req, uint32_t code,
+                                    const std::function<bool(uint64_t, const void*, uint32_t)>& store) {
     auto it = error_texts_.find(code);
     if (it != error_texts_.end()) return it->second;
     const std::string text = code == cuda_success ? "no error" : "unknown error";
     uint64_t p = req.heap ? req.heap->malloc(text.size() + 1, UINT64_MAX) : 0;
+    if (p && !store(p, text.c_str(), uint32_t(text.size() + 1))) p = 0;
     error_texts_[code] = p;
     return p;
 }
@@ -156,13 +158,7 @@ device_runtime::result device_runtime::call(builtin b, const launch_request& req
         r.value = req.heap && req.heap->free(arg<uint64_t>(c, 0)).empty() ? cuda_success : cuda_invalid_value;
         return r;
     case builtin::cdp_error_string: {
-        const uint32_t code = arg<uint32_t>(c, 0);
-        const bool fresh = !error_texts_.count(code);
-        r.value = error_text(req, code);
-        if (fresh && r.value) {
-            const std::string text = code == cuda_success ? "no error" : "unknown error";
-            store(r.value, text.c_str(), uint32_t(text.size() + 1));
-        }
+        r.value = error_text(req, arg<uint32_t>(c, 0), c.store);
         return r;
     }
     case builtin::cdp_memcpy_async: { // (dst, src, count, kind, stream)

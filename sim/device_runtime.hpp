@@ -78,7 +78,9 @@ private:
         uint32_t bytes = 0;
     };
     void queue(device_work w, uint64_t cta, uint64_t stream);
-    uint64_t error_text(const launch_request& req, uint32_t code);
+    // A device string for cudaGetErrorString/Name, written once per code.
+    uint64_t error_text(const launch_request& req, uint32_t code,
+                        const std::function<bool(uint64_t, const void*, uint32_t)>& store);
 
     std::mutex lock_;
     std::vector<device_work> work_;
