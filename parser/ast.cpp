@@ -31,6 +31,13 @@ constexpr bool in_enum_order() {
     return true;
 }
 static_assert(in_enum_order(), "type_names must list data_type in declaration order");
+constexpr bool sizes_agree() {
+    if (sizeof data_type_sizes != type_names.size() + 1 || data_type_sizes[0] != 0) return false;
+    for (size_t i = 0; i < type_names.size(); ++i)
+        if (data_type_sizes[i + 1] != type_names[i].size) return false;
+    return true;
+}
+static_assert(sizes_agree(), "data_type_sizes (ast.hpp) must give each type_names entry's size");
 
 const type_name* entry(data_type t) {
     auto i = static_cast<size_t>(t);
@@ -48,11 +55,6 @@ data_type data_type_from(std::string_view s) {
     for (const auto& n : type_names)
         if (n.name == s) return n.type;
     return data_type::none;
-}
-
-uint32_t size_of(data_type t) {
-    const type_name* n = entry(t);
-    return n ? n->size : 0;
 }
 
 std::string_view to_string(state_space s) {

@@ -257,7 +257,14 @@ std::string_view to_string(state_space s);
 std::string_view to_string(linkage l);
 // Parses a type name without the dot ("u32"); data_type::none when unknown.
 data_type data_type_from(std::string_view s);
-// Byte size of a scalar declaration type (pred: 1 for layout purposes); 0 for handle types.
-uint32_t size_of(data_type t);
+// Byte size of a scalar declaration type (pred: 1 for layout purposes); 0 for
+// handle types. Inline, indexed by the enum: the emulator's handlers ask it
+// per instruction (ast.cpp checks the table against the type names).
+inline constexpr uint8_t data_type_sizes[] = {0, 1, 2, 4, 8, 16, 1, 2, 4, 8, 1, 2, 4, 8, 2,
+                                              4, 2, 4, 4, 4, 8, 1, 1, 1, 2, 2, 0, 0, 0};
+inline uint32_t size_of(data_type t) {
+    const auto i = static_cast<size_t>(t);
+    return i < sizeof data_type_sizes ? data_type_sizes[i] : 0;
+}
 
 } // namespace ptxsim::parser

@@ -206,9 +206,24 @@ void cvt_float_float_handler(exec_context& c, const exec_instruction& ins, uint3
     });
 }
 
+// Integer to integer without .sat (cvt.u64.u32 and cvt.s64.s32 around most
+// address computations) for the whole warp at once, as convert() does it:
+// the source's bits extended by its signedness, the destination's bits kept,
+// and a signed result sign-extended in its register.
+void cvt_int_int_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const uint32_t fs = 64 - bits_of(ins.type2), ts = 64 - bits_of(ins.type);
+    const bool from_signed = is_signed(ins.type2), to_signed = is_signed(ins.type);
+    lanewise<1>(c, ins, mask, [=](uint64_t v, uint64_t, uint64_t) {
+        uint64_t x = from_signed ? static_cast<uint64_t>(static_cast<int64_t>(v << fs) >> fs) : (v << fs) >> fs;
+        x = (x << ts) >> ts;
+        return to_signed ? static_cast<uint64_t>(static_cast<int64_t>(x << ts) >> ts) : x;
+    });
+}
+
 // The fast handler for this conversion, or nullptr.
 handler fast_cvt(data_type to, data_type from, rounding r, uint8_t flags, uint32_t nops) {
     if (flags || nops != 2) return nullptr;
+    if (is_int(to) && is_int(from) && bits_of(to) && bits_of(from)) return cvt_int_int_handler;
     if (to == data_type::f32 && from == data_type::f16) return cvt_f32_f16_handler;
     if (to == data_type::f16x2 && from == data_type::e4m3x2) return cvt_f16x2_fp8x2_handler<data_type::e4m3x2>;
     if (to == data_type::f16x2 && from == data_type::e5m2x2) return cvt_f16x2_fp8x2_handler<data_type::e5m2x2>;

@@ -81,8 +81,9 @@ void scatter(uint8_t* p, const lane_values& addr, uint64_t lo, uint32_t mask, co
 // nothing for a .func's per-lane parameters, which then go lane by lane).
 bool warp_access_shape(const exec_instruction& ins, const exec_operand& value, const exec_operand& addr, bool load) {
     const uint32_t size = bytes_of(ins);
-    return (value.kind == opnd::reg || value.kind == opnd::imm) && addr.kind == opnd::addr &&
-           (size == 1 || size == 2 || size == 4 || size == 8) && ins.sp != space::local && (load || ins.sp != space::param);
+    return (value.kind == opnd::reg || value.kind == opnd::imm || (value.kind == opnd::vec && value.count <= 8)) &&
+           addr.kind == opnd::addr && (size == 1 || size == 2 || size == 4 || size == 8) && ins.sp != space::local &&
+           (load || ins.sp != space::param);
 }
 
 bool ld_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
@@ -122,15 +123,32 @@ bool st_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     return true;
 }
 
+// A vector moves as one access of its whole size, as the hardware's 64- and
+// 128-bit loads and stores do: the address must be aligned to the vector
+// (the PTX ISA's rule for vectors), and a checker sees one access of that size.
+// Parameters are not memory on the hardware (they are constant-bank and
+// register copies), so a vector of them is read element by element, each
+// aligned to its own size as before.
+uint32_t vector_bytes(const exec_instruction& ins, const exec_operand& v) { return bytes_of(ins) * v.count; }
+bool one_access(const exec_instruction& ins) { return ins.sp != space::param; }
+
 void ld_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     const uint32_t size = bytes_of(ins);
     const exec_operand& d = ins.ops[0];
     for_lanes(mask, [&](uint32_t lane) {
         uint64_t addr = address(c, ins.ops[1], lane);
-        if (d.kind == opnd::vec) {
+        if (d.kind == opnd::vec && !one_access(ins)) {
             for (uint32_t i = 0; i < d.count; ++i) {
                 uint64_t v = 0;
                 if (!c.load(ins.sp, addr + i * size, size, lane, &v)) return;
+                if (d.elems[i] != no_slot) c.reg(d.elems[i], lane) = extend(v, ins);
+            }
+        } else if (d.kind == opnd::vec) {
+            uint8_t data[64] = {};
+            if (!c.load(ins.sp, addr, vector_bytes(ins, d), lane, data)) return;
+            for (uint32_t i = 0; i < d.count; ++i) {
+                uint64_t v = 0;
+                std::memcpy(&v, data + i * size, size);
                 if (d.elems[i] != no_slot) c.reg(d.elems[i], lane) = extend(v, ins);
             }
         } else {
@@ -146,16 +164,75 @@ void st_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     const exec_operand& s = ins.ops[1];
     for_lanes(mask, [&](uint32_t lane) {
         uint64_t addr = address(c, ins.ops[0], lane);
-        if (s.kind == opnd::vec) {
+        if (s.kind == opnd::vec && !one_access(ins)) {
             for (uint32_t i = 0; i < s.count; ++i) {
                 uint64_t v = vec_element(c, s, i, lane);
                 if (!c.store(ins.sp, addr + i * size, size, lane, &v)) return;
             }
+        } else if (s.kind == opnd::vec) {
+            uint8_t data[64];
+            for (uint32_t i = 0; i < s.count; ++i) {
+                uint64_t v = vec_element(c, s, i, lane);
+                std::memcpy(data + i * size, &v, size);
+            }
+            c.store(ins.sp, addr, vector_bytes(ins, s), lane, data);
         } else {
             uint64_t v = read(c, s, lane);
             if (!c.store(ins.sp, addr, size, lane, &v)) return;
         }
     });
+}
+
+// ---- Whole-warp vector accesses: the lanes' vectors found in one span, as
+// for scalars; each element gathered into (or scattered from) its register.
+void ld_vec_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const exec_operand& d = ins.ops[0];
+    const uint32_t size = bytes_of(ins);
+    lane_values addr;
+    uint64_t lo, hi;
+    const uint8_t* p = nullptr;
+    if (one_access(ins) && lane_addresses(c, ins.ops[1], mask, vector_bytes(ins, d), addr, lo, hi))
+        p = c.span(ins.sp, lo, hi, false);
+    if (!p) return ld_handler(c, ins, mask);
+    const bool sign = is_signed(ins.type);
+    for (uint32_t i = 0; i < d.count; ++i) {
+        if (d.elems[i] == no_slot) continue;
+        uint64_t* out = &c.reg(d.elems[i], 0);
+        const uint8_t* q = p + i * size;
+        switch (size) {
+        case 1: gather<uint8_t>(q, addr, lo, mask, out, sign); break;
+        case 2: gather<uint16_t>(q, addr, lo, mask, out, sign); break;
+        case 4: gather<uint32_t>(q, addr, lo, mask, out, sign); break;
+        default: gather<uint64_t>(q, addr, lo, mask, out, sign); break;
+        }
+    }
+}
+
+void st_vec_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const exec_operand& s = ins.ops[1];
+    const uint32_t size = bytes_of(ins);
+    lane_values addr, tmp;
+    uint64_t lo, hi;
+    uint8_t* p = nullptr;
+    if (lane_addresses(c, ins.ops[0], mask, vector_bytes(ins, s), addr, lo, hi)) p = c.span(ins.sp, lo, hi, true);
+    if (!p) return st_handler(c, ins, mask);
+    for (uint32_t i = 0; i < s.count; ++i) {
+        const uint64_t* in;
+        if (!((s.consts >> i) & 1u) && s.elems[i] != no_slot) {
+            in = &c.reg(s.elems[i], 0);
+        } else {
+            const uint64_t k = vec_element(c, s, i, 0); // a constant, the same in every lane
+            for (uint32_t l = 0; l < warp_size; ++l) tmp.v[l] = k;
+            in = tmp.v;
+        }
+        uint8_t* q = p + i * size;
+        switch (size) {
+        case 1: scatter<uint8_t>(q, addr, lo, mask, in); break;
+        case 2: scatter<uint16_t>(q, addr, lo, mask, in); break;
+        case 4: scatter<uint32_t>(q, addr, lo, mask, in); break;
+        default: scatter<uint64_t>(q, addr, lo, mask, in); break;
+        }
+    }
 }
 
 // Scalar ld/st whose shape allows the whole-warp path (chosen at decode).
@@ -200,7 +277,8 @@ uint8_t cache_hints(const matched_instruction& m) {
 std::string dec_ld(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
     out.cache = cache_hints(m);
-    out.run = out.ops[0].kind == opnd::reg && warp_access_shape(out, out.ops[0], out.ops[1], true) ? ld_scalar_handler : ld_handler;
+    const bool whole_warp = warp_access_shape(out, out.ops[0], out.ops[1], true);
+    out.run = !whole_warp ? ld_handler : out.ops[0].kind == opnd::vec ? ld_vec_handler : out.ops[0].kind == opnd::reg ? ld_scalar_handler : ld_handler;
     if (out.type == data_type::b128) {
         if (m.has("vec")) return "vectors of .b128 do not exist (wider than the 128 bits a load or store moves)";
         out.run = ld_b128_handler;
@@ -213,7 +291,8 @@ std::string dec_st(const matched_instruction& m, exec_instruction& out) {
     // A vector whose constants do not fit the operand (isa/decode.cpp) decodes to no operand.
     if (m.has("vec") && out.ops[1].kind == opnd::none)
         return "st of a vector with a 64-bit constant among four elements, or a constant past the fourth, is not implemented";
-    out.run = warp_access_shape(out, out.ops[1], out.ops[0], false) ? st_scalar_handler : st_handler;
+    const bool whole_warp = warp_access_shape(out, out.ops[1], out.ops[0], false);
+    out.run = !whole_warp ? st_handler : out.ops[1].kind == opnd::vec ? st_vec_handler : st_scalar_handler;
     if (out.type == data_type::b128) {
         if (m.has("vec")) return "vectors of .b128 do not exist (wider than the 128 bits a load or store moves)";
         out.run = st_b128_handler;
@@ -229,10 +308,16 @@ void cvta_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
         write(c, ins.ops[0], lane, r & mask_bits(bits_of(ins.type)));
     });
 }
+// Global addresses are the same in the generic space: cvta of .global only
+// keeps the type's bits, for the whole warp at once.
+void cvta_global_handler(exec_context& c, const exec_instruction& ins, uint32_t mask) {
+    const uint64_t keep = mask_bits(bits_of(ins.type));
+    lanewise<1>(c, ins, mask, [=](uint64_t a, uint64_t, uint64_t) { return a & keep; });
+}
 std::string dec_cvta(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
     out.flags = m.has("to") ? 1 : 0;
-    out.run = cvta_handler;
+    out.run = out.sp == space::global ? cvta_global_handler : cvta_handler;
     return {};
 }
 

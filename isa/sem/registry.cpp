@@ -25,18 +25,6 @@ void not_implemented(exec_context& ctx, const exec_instruction& ins, uint32_t ma
 
 parser::data_type type_of(std::string_view text) { return parser::data_type_from(text); }
 
-uint32_t bits_of(parser::data_type t) { return parser::size_of(t) * 8; }
-
-bool is_signed(parser::data_type t) {
-    using parser::data_type;
-    return t == data_type::s8 || t == data_type::s16 || t == data_type::s32 || t == data_type::s64;
-}
-
-bool is_float(parser::data_type t) {
-    using parser::data_type;
-    return t == data_type::f16 || t == data_type::f32 || t == data_type::f64 || t == data_type::bf16 ||
-           t == data_type::f16x2 || t == data_type::bf16x2;
-}
 
 space space_of(std::string_view s) {
     std::string_view base = s.substr(0, s.find("::"));

@@ -93,9 +93,17 @@ void not_implemented(exec_context& ctx, const exec_instruction& ins, uint32_t ma
 
 // Helpers shared by the family files.
 parser::data_type type_of(std::string_view text);
-uint32_t bits_of(parser::data_type t);
-bool is_signed(parser::data_type t);
-bool is_float(parser::data_type t);
+// (inline: handlers ask them per instruction)
+inline uint32_t bits_of(parser::data_type t) { return parser::size_of(t) * 8; }
+inline bool is_signed(parser::data_type t) {
+    using parser::data_type;
+    return t == data_type::s8 || t == data_type::s16 || t == data_type::s32 || t == data_type::s64;
+}
+inline bool is_float(parser::data_type t) {
+    using parser::data_type;
+    return t == data_type::f16 || t == data_type::f32 || t == data_type::f64 || t == data_type::bf16 ||
+           t == data_type::f16x2 || t == data_type::bf16x2;
+}
 // The space a .global/.shared::cta/... modifier names (generic when absent).
 space space_of(std::string_view modifier);
 

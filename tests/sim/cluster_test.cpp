@@ -139,7 +139,7 @@ getctarank.u64 %r13, %rd4;
 barrier.cluster.arrive;
 barrier.cluster.wait;
 mul.wide.u32 %rd6, %r1, 20; add.u64 %rd6, %rd2, %rd6;
-st.global.v4.u32 [%rd6], {%r9, %r10, %r11, %r12};
+st.global.u32 [%rd6], %r9; st.global.u32 [%rd6+4], %r10; st.global.u32 [%rd6+8], %r11; st.global.u32 [%rd6+12], %r12;
 st.global.u32 [%rd6+16], %r13;
 )";
 

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <random>
+#include <type_traits>
 
 #include "isa/fp/convert.hpp"
 #include "models/model.hpp"
@@ -103,6 +104,45 @@ TEST(cvt_fast_path, f32_and_f64_convert_as_the_library_does) {
     auto narrow = run_cvt("cvt.rn.f32.f64", "b64", "b32", in64);
     for (size_t i = 0; i < in64.size(); ++i)
         ASSERT_EQ(static_cast<uint32_t>(narrow[i]), fp::cvt_f32_f64(in64[i], fp::rounding::rn, {})) << in64[i];
+}
+
+// Integer to integer: the source's low bits, extended by its signedness,
+// cut to the destination's width, and sign-extended in a 64-bit register
+// when the destination type is signed (the PTX ISA's rule for registers
+// wider than the type). The reference is C++'s own modular conversions.
+template <class From, class To>
+uint64_t int_reference(uint64_t v) {
+    const auto x = static_cast<To>(static_cast<From>(v));
+    return std::is_signed_v<To> ? static_cast<uint64_t>(static_cast<int64_t>(x)) : static_cast<uint64_t>(x);
+}
+
+template <class From>
+void check_int_to_all(const std::string& from, const std::vector<uint64_t>& in) {
+    auto one = [&](const std::string& to, uint64_t (*ref)(uint64_t)) {
+        auto out = run_cvt("cvt." + to + "." + from, "b64", "b64", in);
+        for (size_t i = 0; i < in.size(); ++i) ASSERT_EQ(out[i], ref(in[i])) << "cvt." << to << "." << from << " of " << in[i];
+    };
+    one("u8", int_reference<From, uint8_t>);
+    one("u16", int_reference<From, uint16_t>);
+    one("u32", int_reference<From, uint32_t>);
+    one("u64", int_reference<From, uint64_t>);
+    one("s8", int_reference<From, int8_t>);
+    one("s16", int_reference<From, int16_t>);
+    one("s32", int_reference<From, int32_t>);
+    one("s64", int_reference<From, int64_t>);
+}
+
+TEST(cvt_fast_path, integers_to_integers_truncate_and_extend_as_cxx_does) {
+    auto in = random_bits(2000, 17, {0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF,
+                                     0x123456789ABCDEF0ull, 0x8000000000000000ull, ~0ull, 0xFFFFFFFF80000000ull});
+    check_int_to_all<uint8_t>("u8", in);
+    check_int_to_all<uint16_t>("u16", in);
+    check_int_to_all<uint32_t>("u32", in);
+    check_int_to_all<uint64_t>("u64", in);
+    check_int_to_all<int8_t>("s8", in);
+    check_int_to_all<int16_t>("s16", in);
+    check_int_to_all<int32_t>("s32", in);
+    check_int_to_all<int64_t>("s64", in);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 
 #include "models/model.hpp"
 #include "sim/device.hpp"
+#include "sim/events.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace ptxsim::test {
@@ -108,6 +109,57 @@ TEST(semantics_mem_extra, b128_access_must_be_16_byte_aligned) {
     auto r = f.fault({0, 0, 0, 0, 0, 0});
     EXPECT_EQ(r.kind, "misaligned access");
     EXPECT_EQ(r.ptx_line, 13u);
+}
+
+// A vector is one access of its whole size (the PTX ISA: the address must
+// be aligned to a multiple of the access size), not one per element.
+TEST(semantics_mem_extra, vector_access_must_be_aligned_to_the_whole_vector) {
+    for (const char* body : {"ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1+8];", "st.global.v2.u32 [%rd1+4], {%r1, %r2};",
+                             "ld.global.v2.u64 {%rd2, %rd3}, [%rd1+8];", "ld.global.v4.u16 {%h1, %h2, %h3, %h4}, [%rd1+4];",
+                             ".shared .align 16 .b8 s[64];\nmov.u32 %r5, s;\nld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [%r5+4];"}) {
+        fixture f(body);
+        auto r = f.fault(std::vector<uint32_t>(16, 0));
+        EXPECT_EQ(r.kind, "misaligned access") << body;
+        EXPECT_NE(r.message.find("misaligned"), std::string::npos) << r.message;
+    }
+}
+
+// The whole-warp vector path (every lane's vector in one allocation) and the
+// lane-by-lane one (the same kernel under a checker) give the same bits:
+// sign extension per element, the sink `_`, a constant element, lanes off.
+TEST(semantics_mem_extra, vector_loads_and_stores_of_a_warp_move_each_lane_s_elements) {
+    const char* body = R"(
+    mov.u32 %r9, %tid.x;
+    mul.wide.u32 %rd2, %r9, 16;
+    add.u64 %rd3, %rd1, %rd2;
+    ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd3];
+    ld.global.v2.s16 {%r5, _}, [%rd3+8];
+    ld.global.v2.u8 {%h1, %h2}, [%rd3+12];
+    cvt.u32.u16 %r6, %h2;
+    and.b32 %r10, %r9, 1;
+    setp.eq.u32 %p1, %r10, 1;
+    @%p1 st.global.v4.u32 [%rd3+512], {%r4, %r3, %r2, %r1};
+    @!%p1 st.global.v4.u32 [%rd3+512], {%r5, %r6, 7, -1};)";
+    std::vector<uint32_t> init(256, 0);
+    for (uint32_t t = 0; t < 32; ++t) {
+        init[4 * t] = 100 + t;
+        init[4 * t + 1] = 200 + t;
+        init[4 * t + 2] = 0x0001F000u + t; // low half 0xF000 + t: negative as .s16
+        init[4 * t + 3] = 0x0000AB00u + t;
+    }
+    for (bool observed : {false, true}) {
+        fixture f(body);
+        sim::launch_options o;
+        sim::observer nothing;
+        if (observed) o.observer = &nothing;
+        auto out = f.run(init, {1}, {32}, o);
+        for (uint32_t t = 0; t < 32; ++t) {
+            std::vector<uint32_t> got(out.begin() + 128 + 4 * t, out.begin() + 132 + 4 * t), want;
+            if (t & 1) want = {init[4 * t + 3], init[4 * t + 2], init[4 * t + 1], init[4 * t]};
+            else want = {static_cast<uint32_t>(static_cast<int16_t>(0xF000 + t)), 0xABu, 7u, 0xFFFFFFFFu};
+            EXPECT_EQ(got, want) << "thread " << t << (observed ? " observed" : "");
+        }
+    }
 }
 
 TEST(semantics_mem_extra, v8_loads_and_stores_move_256_bits_on_sm_100) {

@@ -25,9 +25,11 @@ TEST(semantics_mov_constants, b128_negative_literal_and_constant_vectors) {
     mov.v2.u32 {%r1, %r2}, {%r3, 5};
     st.global.v2.u32 [%rd1+48], {%r1, %r2};
     mov.v4.b32 {%r1, %r2, %r3, %r4}, {1, %r5, -3, 0xffffffff};
-    st.global.v4.u32 [%rd1+56], {%r1, %r2, %r3, %r4};
+    st.global.v2.u32 [%rd1+56], {%r1, %r2};
+    st.global.v2.u32 [%rd1+64], {%r3, %r4};
     mov.v2.b64 {%rd2, %rd3}, {%rd4, -1};
-    st.global.v2.u64 [%rd1+72], {%rd2, %rd3};
+    st.global.u64 [%rd1+72], %rd2;
+    st.global.u64 [%rd1+80], %rd3;
     mov.b64 %rd5, {%r5, 9};
     st.global.u64 [%rd1+88], %rd5;
     st.global.v2.u32 [%rd1+96], {%r5, 3};

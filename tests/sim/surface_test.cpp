@@ -48,7 +48,7 @@ TEST(surface, suld_takes_x_in_bytes_and_honours_the_pitch) {
     auto out = g.f.values(load_at(0, 0, ".trap", 0) + load_at(12, 0, ".trap", 1) + load_at(4, 2, ".trap", 2) +
                               "mov.b32 %r1, 8;\nmov.b32 %r2, 1;\n"
                               "suld.b.2d.v2.b32.trap {%r5, %r6}, [%rd2, {%r1, %r2}];\n"
-                              "st.global.v2.u32 [%rd1+12], {%r5, %r6};\n"
+                              "st.global.u32 [%rd1+12], %r5;\nst.global.u32 [%rd1+16], %r6;\n"
                               "suld.b.2d.b8.trap {%r7}, [%rd2, {%r1, %r2}];\n"
                               "st.global.u32 [%rd1+20], %r7;\n",
                           g.handle);
