@@ -3,6 +3,7 @@
 // "linking" one PTX input yields that PTX, which cuModuleLoadData then
 // loads; linking several modules together (extern functions across PTX
 // files), cubins or libraries is not served.
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "cuda/driver/api.hpp"
+#include "cuda/driver/jit_options.hpp"
 #include "cuda/driver/state.hpp"
 #include "cuda/fatbin.hpp"
 
@@ -20,6 +22,14 @@ namespace {
 struct link_state {
     std::vector<std::string> ptx;
     std::string image;  // what cuLinkComplete hands out, alive until cuLinkDestroy
+    // cuLinkCreate's options: the program keeps them alive until cuLinkDestroy,
+    // and the logs and time of every step are written there.
+    jit_options options;
+    std::chrono::steady_clock::time_point created = std::chrono::steady_clock::now();
+    void report(const std::string& error) const {
+        write_jit_results(options, "", error,
+                          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created).count());
+    }
 };
 
 // CUjitInputType
@@ -40,10 +50,11 @@ link_state* find(void* handle) {
 
 extern "C" {
 
-CUresult cuLinkCreate_v2(unsigned, void*, void**, void** handle) {
+CUresult cuLinkCreate_v2(unsigned n, void* options, void** values, void** handle) {
     PTXSIM_ENTER(true);
     if (!handle) return CUDA_ERROR_INVALID_VALUE;
     auto l = std::make_unique<link_state>();
+    l->options = read_jit_options(n, options, values);
     *handle = l.get();
     links().insert(std::move(l));
     return CUDA_SUCCESS;
@@ -63,13 +74,20 @@ CUresult cuLinkAddData_v2(void* handle, int type, void* data, size_t size, const
     if (type == input_fatbinary) {
         std::vector<fatbin_entry> entries;
         std::string error;
-        if (!parse_fatbin(static_cast<const uint8_t*>(data), size, entries, error)) return CUDA_ERROR_INVALID_IMAGE;
+        if (!parse_fatbin(static_cast<const uint8_t*>(data), size, entries, error)) {
+            l->report("a fatbinary given to cuLinkAddData is malformed: " + error);
+            return CUDA_ERROR_INVALID_IMAGE;
+        }
         auto pick = choose_ptx(entries, uint32_t(std::atoi(st.model().arch.c_str() + 3)), true);
-        if (!pick) return CUDA_ERROR_NO_BINARY_FOR_GPU;
+        if (!pick) {
+            l->report("the fatbinary given to cuLinkAddData has no PTX for " + st.model().arch);
+            return CUDA_ERROR_NO_BINARY_FOR_GPU;
+        }
         l->ptx.push_back(entries[*pick].text());
         return CUDA_SUCCESS;
     }
     st.note_unserved("cuLinkAddData with a cubin, object or library", "ptxsim links PTX only");
+    l->report("ptxsim links PTX only (a cubin, object or library input is not served)");
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 
@@ -91,8 +109,10 @@ CUresult cuLinkComplete(void* handle, void** image, size_t* size) {
     if (!image) return CUDA_ERROR_INVALID_VALUE;
     if (l->ptx.size() != 1) {
         st.note_unserved("cuLinkComplete of several inputs", "linking PTX modules together is not served yet");
+        l->report(l->ptx.empty() ? "nothing was added to the link" : "linking several PTX inputs together is not served by ptxsim");
         return CUDA_ERROR_NOT_SUPPORTED;
     }
+    l->report("");
     l->image = l->ptx[0];  // with its NUL: cuModuleLoadData reads PTX text
     *image = l->image.data();
     if (size) *size = l->image.size() + 1;

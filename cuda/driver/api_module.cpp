@@ -1,6 +1,7 @@
 // Modules and libraries (cuModuleLoadData, cuLibraryLoadData and the
 // runtime's private registration, export_tables.cpp), their kernels and
 // variables, and function attributes.
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cuda/driver/api.hpp"
+#include "cuda/driver/jit_options.hpp"
 #include "cuda/driver/state.hpp"
 #include "sim/register_estimate.hpp"
 
@@ -75,6 +77,21 @@ CUresult get_function(state& st, module_object* m, const char* name, function_ob
     return CUDA_SUCCESS;
 }
 
+// The JIT options' compiler settings do not apply (PTX is interpreted); their
+// logs and wall time are written as the driver writes them.
+CUresult load_with_options(CUmodule* module, const void* image, unsigned n, void* options, void** values) {
+    PTXSIM_ENTER(true);
+    if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
+    const auto t0 = std::chrono::steady_clock::now();
+    const jit_options o = read_jit_options(n, options, values);
+    module_object* m = nullptr;
+    std::string error;
+    CUresult r = st.load_image(image, m, &error);
+    if (r == CUDA_SUCCESS) *module = m;
+    write_jit_results(o, "", error, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    return r;
+}
+
 extern "C" {
 
 CUresult cuModuleLoadData(CUmodule* module, const void* image) {
@@ -86,8 +103,8 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
     return r;
 }
 
-CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned, void*, void**) {
-    return cuModuleLoadData(module, image);  // JIT options do not apply: PTX is interpreted
+CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned n, void* options, void** values) {
+    return load_with_options(module, image, n, options, values);
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule* module, const void* image) { return cuModuleLoadData(module, image); }
@@ -146,8 +163,9 @@ CUresult cuModuleGetLoadingMode(int* mode) {
 }
 
 // ---- the library API: a library is a module, a CUkernel its function.
-CUresult cuLibraryLoadData(CUlibrary* library, const void* code, void*, void**, unsigned, void*, void**, unsigned) {
-    return cuModuleLoadData(library, code);
+CUresult cuLibraryLoadData(CUlibrary* library, const void* code, void* jit_options, void** jit_values, unsigned jit_count,
+                           void*, void**, unsigned) {
+    return load_with_options(library, code, jit_count, jit_options, jit_values);
 }
 
 CUresult cuLibraryLoadFromFile(CUlibrary* library, const char* path, void*, void**, unsigned, void*, void**, unsigned) {

@@ -156,8 +156,13 @@ std::vector<std::string> state::relocatable_ptx_beside(const void* image, uint32
     return out;
 }
 
-CUresult state::load_image(const void* image, module_object*& out) {
+CUresult state::load_image(const void* image, module_object*& out, std::string* error_log) {
     if (!image) return CUDA_ERROR_INVALID_VALUE;
+    auto failed = [&](const std::string& text, CUresult r) {
+        warn(text);
+        if (error_log) *error_log = text;
+        return r;
+    };
     auto m = std::make_unique<module_object>();
     const uint8_t* bytes = static_cast<const uint8_t*>(image);
     uint32_t magic;
@@ -168,15 +173,14 @@ CUresult state::load_image(const void* image, module_object*& out) {
     if (magic == fatbinc_wrapper_magic) {
         const void* data;
         std::memcpy(&data, bytes + 8, sizeof data);
-        return load_image(data, out);
+        return load_image(data, out, error_log);
     }
     ++fatbins_loaded_;
     if (magic == fatbin_magic) {
         std::vector<fatbin_entry> entries;
         std::string error;
         if (!parse_fatbin_at(image, entries, error)) {
-            warn("a fatbinary the program loads is malformed: " + error);
-            return CUDA_ERROR_INVALID_IMAGE;
+            return failed("a fatbinary the program loads is malformed: " + error, CUDA_ERROR_INVALID_IMAGE);
         }
         auto pick = choose_ptx(entries, sm, true);
         m->origin = fmt::format("fatbinary #{} ({})", fatbins_loaded_, describe(entries));
@@ -192,8 +196,8 @@ CUresult state::load_image(const void* image, module_object*& out) {
                 auto index = device_->load_module_text(fmt::format("fatbin{}.unit{}.ptx", fatbins_loaded_, i + 1),
                                                        std::move(units[i]), d);
                 if (!index) {
-                    warn(fmt::format("{}: translation unit {} does not load:\n{}", m->origin, i + 1, text_of(d)));
-                    return CUDA_ERROR_INVALID_PTX;
+                    return failed(fmt::format("{}: translation unit {} does not load:\n{}", m->origin, i + 1, text_of(d)),
+                                  CUDA_ERROR_INVALID_PTX);
                 }
                 if (i == 0) m->index = *index;
                 else m->linked.push_back(*index);
@@ -222,8 +226,7 @@ CUresult state::load_image(const void* image, module_object*& out) {
         parser::diagnostics d;
         auto index = device_->load_module_text(name, std::move(ptx), d);
         if (!index) {
-            warn(fmt::format("{} does not load:\n{}", m->origin, text_of(d)));
-            return CUDA_ERROR_INVALID_PTX;
+            return failed(fmt::format("{} does not load:\n{}", m->origin, text_of(d)), CUDA_ERROR_INVALID_PTX);
         }
         m->index = *index;
         m->has_ptx = true;

@@ -124,7 +124,8 @@ public:
     void summarise();
 
     // Loads a fatbinary (or PTX text) image into a module.
-    CUresult load_image(const void* image, module_object*& out);
+    // `error_log`, when given, receives what a failure printed (a JIT error log).
+    CUresult load_image(const void* image, module_object*& out, std::string* error_log = nullptr);
     std::vector<std::string> relocatable_ptx_beside(const void* image, uint32_t sm);
 
 private:

@@ -49,7 +49,7 @@ uint64_t memory_timing::shared_access(uint64_t now, const std::vector<lane_acces
     std::array<uint32_t, 32> lane_bytes{};
     uint64_t bytes = 0;
     for (const auto& a : lanes) {
-        lane_bytes[a.lane % 32] += a.size; // a vector access may come as one event per element
+        lane_bytes[a.lane % 32] += a.size; // a lane's bytes in this instruction, summed over its events
         bytes += a.size;
     }
     const uint32_t width = *std::max_element(lane_bytes.begin(), lane_bytes.end());
