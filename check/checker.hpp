@@ -2,6 +2,7 @@
 // A checker: an observer of the engine's events (sim/events.hpp) that adds
 // findings to a report, and the fan-out that lets `ptxsim check --tool all`
 // attach several to one run.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -96,6 +97,13 @@ public:
     void host_write(const sim::host_memory_event& e) override { for (auto* c : to_) c->host_write(e); }
     void deadlock(const sim::deadlock_event& e) override { for (auto* c : to_) c->deadlock(e); }
     void finish() override { for (auto* c : to_) c->finish(); }
+    bool wants_instructions() const override {
+        return std::any_of(to_.begin(), to_.end(), [](const checker* c) { return c->wants_instructions(); });
+    }
+    void instruction(const sim::instruction_event& e) override {
+        for (auto* c : to_)
+            if (c->wants_instructions()) c->instruction(e);
+    }
 
 private:
     std::vector<checker*> to_;

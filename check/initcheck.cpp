@@ -34,6 +34,27 @@ void initcheck::launch_begin(const sim::launch_event& e) {
     shared_.clear();
     local_.clear();
     cached_shared_ = cached_local_bits_ = nullptr;
+    undefined_.clear();
+}
+
+void initcheck::instruction(const sim::instruction_event& e) {
+    std::lock_guard lock(mutex_);
+    // Named only when a value is used: locating every instruction would cost more than running it.
+    auto where = [&] {
+        if (!e.ins || !locate_ || !*locate_) return std::string("a later instruction");
+        sim::fault_report r;
+        (*locate_)(e.site.function_id, e.ins->pos, r);
+        return r.source_file.empty() ? fmt::format("the instruction at {}:{}", r.ptx_file, r.ptx_line)
+                                     : fmt::format("the instruction at {}:{} ({}:{})", r.ptx_file, r.ptx_line, r.source_file, r.source_line);
+    };
+    std::vector<finding> used;
+    undefined_.instruction(e, used, where);
+    for (auto& f : used) report_.add(std::move(f));
+}
+
+void initcheck::launch_end(const sim::launch_event&, const sim::launch_result&) {
+    std::lock_guard lock(mutex_);
+    undefined_.clear(); // values never used are never reported
 }
 
 void initcheck::host_allocate(const sim::host_memory_event& e) {
@@ -111,6 +132,11 @@ void initcheck::global_read(const sim::access_event& e) {
 
 void initcheck::report_read(const sim::access_event& e, const std::vector<std::pair<uint64_t, uint64_t>>& runs, uint64_t base,
                             const std::string& where) {
+    report_.add(read_finding(e, runs, base, where));
+}
+
+finding initcheck::read_finding(const sim::access_event& e, const std::vector<std::pair<uint64_t, uint64_t>>& runs, uint64_t base,
+                                const std::string& where) const {
     finding f = at_site(e.site);
     f.kind = "uninitialized-read";
     f.space = space_name(e.space);
@@ -126,7 +152,7 @@ void initcheck::report_read(const sim::access_event& e, const std::vector<std::p
                                           : fmt::format("{} of the {} bytes were never written: {}", missing, e.size,
                                                         describe_runs(runs, base)));
     f.details.push_back(where);
-    report_.add(std::move(f));
+    return f;
 }
 
 written_bytes& initcheck::local_bits(uint64_t thread, uint64_t offset, uint64_t& index) {
@@ -173,12 +199,16 @@ void initcheck::access(const sim::access_event& e) {
         written_bytes& bits = local_bits(e.owner, e.offset, index);
         if (reads) {
             auto runs = bits.unwritten(index, e.size);
-            if (!runs.empty())
-                report_read(e, runs, index,
-                            e.offset >> 31 == 1
-                                ? fmt::format("at offset {} of the thread's alloca'd stack, which starts uninitialised", index)
-                                : fmt::format("at offset {} of the thread's local frame (call depth {}), which starts uninitialised",
-                                              index, (e.offset >> 32) - 1));
+            if (!runs.empty()) {
+                finding f = read_finding(e, runs, index,
+                                         e.offset >> 31 == 1
+                                             ? fmt::format("at offset {} of the thread's alloca'd stack, which starts uninitialised", index)
+                                             : fmt::format("at offset {} of the thread's local frame (call depth {}), which starts uninitialised",
+                                                           index, (e.offset >> 32) - 1));
+                // A load's value waits in its registers until something uses it.
+                if (e.op == sim::access_op::load && undefined_.defers(e.site)) undefined_.loaded(e.site, std::move(f), index, runs);
+                else report_.add(std::move(f));
+            }
         }
         if (writes) bits.mark(index, e.size);
         break;

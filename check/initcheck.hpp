@@ -11,7 +11,8 @@
 //   across the launches of a launch file, as device memory keeps its bytes.
 // - shared: per CTA, nothing written when the CTA starts.
 // - local: per thread and call depth (access_event::offset carries the
-//   depth), nothing written when the thread starts; a call makes the
+//   depth), nothing written when the thread starts (a load's finding waits
+//   in its registers until the value is used: undefined_registers.hpp); a call makes the
 //   callee's frame, and the alloca'd stack above the caller's top, unwritten
 //   again (a frame reused by a later call at the same depth holds nothing
 //   the new call wrote).
@@ -31,6 +32,7 @@
 #include <unordered_map>
 
 #include "check/checker.hpp"
+#include "check/undefined_registers.hpp"
 #include "check/written_bytes.hpp"
 
 namespace ptxsim::check {
@@ -46,6 +48,11 @@ public:
     void call(const sim::call_event& e) override;
     void host_allocate(const sim::host_memory_event& e) override;
     void host_write(const sim::host_memory_event& e) override;
+    // Loads from local memory are judged where their values are used
+    // (undefined_registers.hpp), which needs every instruction.
+    bool wants_instructions() const override { return true; }
+    void instruction(const sim::instruction_event& e) override;
+    void launch_end(const sim::launch_event& e, const sim::launch_result& r) override;
 
 private:
     // Global memory whose bytes are tracked: a launch-file buffer or a
@@ -58,12 +65,15 @@ private:
     finding at_site(const sim::event_site& s) const;
     void global_write(uint64_t address, uint64_t size);
     void global_read(const sim::access_event& e);
+    finding read_finding(const sim::access_event& e, const std::vector<std::pair<uint64_t, uint64_t>>& runs, uint64_t base,
+                         const std::string& where) const;
     void report_read(const sim::access_event& e, const std::vector<std::pair<uint64_t, uint64_t>>& runs, uint64_t base,
                      const std::string& where);
     written_bytes& local_bits(uint64_t thread, uint64_t offset, uint64_t& index);
 
     report& report_;
     std::mutex mutex_;
+    undefined_registers undefined_;
     std::string kernel_;
     const locator* locate_ = nullptr;
     std::map<uint64_t, region> global_;                  // by base address

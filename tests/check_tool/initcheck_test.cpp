@@ -351,6 +351,7 @@ TEST(initcheck_tool, a_frame_reused_by_a_later_call_starts_unwritten) {
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("at offset 0 of the thread's local frame (call depth 1), which starts uninitialised\n"
+                         "=========     the value read is used by the instruction at initcheck_cases.ptx:20\n"
                          "=========     (and 1 more like it, folded)\n"),
               std::string::npos)
         << r.err;
@@ -358,6 +359,34 @@ TEST(initcheck_tool, a_frame_reused_by_a_later_call_starts_unwritten) {
     auto clean = check_in(dir, "--tool initcheck fresh_frames.json");
     EXPECT_EQ(clean.status, 0) << clean.err;
     EXPECT_EQ(clean.err, "========= ERROR SUMMARY: 0 errors\n");
+}
+
+// A local load's finding waits in its registers until the value is used
+// (check/undefined_registers.hpp): nvcc's load-then-selp of a variable a
+// branch did not need is clean; a value that reaches a store or decides a
+// branch is reported at the load, naming the use.
+TEST(initcheck_tool, a_local_load_is_reported_where_its_value_is_used) {
+    const std::string dir = source_dir() + "/tests/check_tool/cases";
+    auto clean = check_in(dir, "--tool initcheck discarded_load.json");
+    EXPECT_EQ(clean.status, 0) << clean.err;
+    EXPECT_EQ(clean.err, "========= ERROR SUMMARY: 0 errors\n");
+    auto r = check_in(dir, "--tool initcheck used_load.json");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("=========     at initcheck_cases.ptx:117 in kernel 'used_load'\n"
+                         "=========     by thread (0,0,0) in block (0,0,0)\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("=========     the value read is used by the instruction at initcheck_cases.ptx:122\n"
+                         "=========     (and 31 more like it, folded)\n"),
+              std::string::npos)
+        << r.err; // the 32 even threads, through add and selp to st.global
+    EXPECT_NE(r.err.find("=========     at initcheck_cases.ptx:124 in kernel 'used_load'\n"
+                         "=========     by thread (1,0,0) in block (0,0,0)\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("=========     the value read is used by the instruction at initcheck_cases.ptx:126\n"), std::string::npos)
+        << r.err; // through setp to a branch's guard
+    EXPECT_NE(r.err.find("ERROR SUMMARY: 64 errors"), std::string::npos) << r.err;
 }
 
 // A fault stops the launch whatever the tool; only memcheck makes it a
