@@ -119,15 +119,25 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
         return nullptr;
     }
 
-    // The module's PTX, once per module, shared by its launches.
-    const parser::source_file* source = dev.module_source(module);
-    const std::string module_file = launch_recording::module_file(module, source ? source->name() : "module.ptx");
-    if (!modules_written_.count(module) && source) {
-        if (!write_file(fs::path(dir_) / "modules" / module_file, source->text().data(), source->text().size())) {
-            st.warn(fmt::format("--record: cannot write the module {}", module_file));
-            return nullptr;
+    // The module's PTX, once per module, shared by its launches; a program
+    // built with -rdc=true links its translation units by name, so the
+    // kernel's launch file names every unit (the kernel's first).
+    std::vector<size_t> units{module};
+    if (f.module)
+        for (size_t u : f.module->all())
+            if (u != module) units.push_back(u);
+    json unit_files = json::array();
+    for (size_t u : units) {
+        const parser::source_file* source = dev.module_source(u);
+        const std::string file = launch_recording::module_file(u, source ? source->name() : "module.ptx");
+        if (!modules_written_.count(u) && source) {
+            if (!write_file(fs::path(dir_) / "modules" / file, source->text().data(), source->text().size())) {
+                st.warn(fmt::format("--record: cannot write the module {}", file));
+                return nullptr;
+            }
+            modules_written_.insert(u);
         }
-        modules_written_.insert(module);
+        unit_files.push_back("../modules/" + file);
     }
 
     // What the kernel can reach: its module's variables, then what the
@@ -234,7 +244,8 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
     launch["args"] = args;
 
     p->file["comment"] = fmt::format("recorded by ptxsim exec --record: launch #{} of {}", launch_number, kernel);
-    p->file["module"] = "../modules/" + module_file;
+    if (unit_files.size() == 1) p->file["module"] = unit_files[0];
+    else p->file["modules"] = unit_files;
     if (!buffers.empty()) p->file["buffers"] = buffers;
     for (const auto& [section, entries] : objects.items()) p->file[section] = entries;
     if (!symbols.empty()) p->file["symbols"] = symbols;

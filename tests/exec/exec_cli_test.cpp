@@ -9,6 +9,8 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include "tests/support/test_support.hpp"
 
@@ -72,6 +74,31 @@ TEST(exec_cli, sass_only_program_names_the_nvcc_option) {
     EXPECT_NE(r.err.find("has no PTX"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("sm_90a SASS"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("-gencode arch=compute_90a,code=compute_90a"), std::string::npos) << r.err;
+}
+
+// --record of a kernel built with -rdc=true (the committed two-unit program,
+// nvcc 13, static runtime): its launch file names both translation units'
+// PTX, so `ptxsim run` links them again and reproduces the recorded result.
+TEST(exec_cli, record_of_a_relocatable_kernel_names_every_unit) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("ptxsim_record_rdc_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path exe = dir / "rdc";
+    fs::copy_file(data("rdc_two_units.elf"), exe);
+    fs::permissions(exe, fs::perms::owner_all);
+    auto r = run_ptxsim("exec --record " + (dir / "rec").string() + " " + exe.string());
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out;
+    std::ifstream in(dir / "rec" / "0001-linked" / "launch.json");
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    EXPECT_NE(text.find("\"modules\""), std::string::npos) << text;
+    EXPECT_NE(text.find("unit1.ptx"), std::string::npos) << text;
+    EXPECT_NE(text.find("unit2.ptx"), std::string::npos) << text;
+    auto replay = run_ptxsim("run " + (dir / "rec" / "0001-linked" / "launch.json").string());
+    EXPECT_EQ(replay.status, 0) << replay.err;
+    EXPECT_NE(replay.out.find("match"), std::string::npos) << replay.out;
+    fs::remove_all(dir);
 }
 
 // A program without CUDA runs as it is, with its own exit status and output.
