@@ -407,6 +407,7 @@ std::string session::pending_reason() {
 void session::instruction(const sim::instruction_event& e) {
     const uint64_t ord = ordinal_++;
     view_ = e.view;
+    checkers_.instruction(e); // initcheck follows values to their uses
     if (search_) {
         note_search(e, ord);
         quiet_sync();
