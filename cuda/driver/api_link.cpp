@@ -1,8 +1,9 @@
 // The JIT linker (cuLinkCreate, cuLinkAddData, cuLinkComplete), as programs
 // that build a module from PTX at run time use it. ptxsim runs PTX, so
 // "linking" one PTX input yields that PTX, which cuModuleLoadData then
-// loads; linking several modules together (extern functions across PTX
-// files), cubins or libraries is not served.
+// loads; several PTX inputs yield an image that loads them as one module
+// whose .extern functions and variables resolve by name across them
+// (linked_image.hpp); cubins, objects and libraries are not served.
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -13,6 +14,7 @@
 
 #include "cuda/driver/api.hpp"
 #include "cuda/driver/jit_options.hpp"
+#include "cuda/driver/linked_image.hpp"
 #include "cuda/driver/state.hpp"
 #include "cuda/fatbin.hpp"
 
@@ -107,15 +109,16 @@ CUresult cuLinkComplete(void* handle, void** image, size_t* size) {
     link_state* l = find(handle);
     if (!l) return CUDA_ERROR_INVALID_HANDLE;
     if (!image) return CUDA_ERROR_INVALID_VALUE;
-    if (l->ptx.size() != 1) {
-        st.note_unserved("cuLinkComplete of several inputs", "linking PTX modules together is not served yet");
-        l->report(l->ptx.empty() ? "nothing was added to the link" : "linking several PTX inputs together is not served by ptxsim");
-        return CUDA_ERROR_NOT_SUPPORTED;
+    if (l->ptx.empty()) {
+        l->report("cuLinkComplete: nothing was added to the link");
+        return CUDA_ERROR_INVALID_VALUE;
     }
     l->report("");
-    l->image = l->ptx[0];  // with its NUL: cuModuleLoadData reads PTX text
+    // One input: that PTX (with its NUL: cuModuleLoadData reads PTX text).
+    // Several: an image that loads them as one module, linked by name.
+    l->image = l->ptx.size() == 1 ? l->ptx[0] : make_linked_image(l->ptx);
     *image = l->image.data();
-    if (size) *size = l->image.size() + 1;
+    if (size) *size = l->image.size() + (l->ptx.size() == 1 ? 1 : 0);
     return CUDA_SUCCESS;
 }
 

@@ -1,5 +1,7 @@
 #include "cuda/driver/state.hpp"
 
+#include "cuda/driver/linked_image.hpp"
+
 #include <link.h>
 #include <sys/mman.h>
 
@@ -176,6 +178,26 @@ CUresult state::load_image(const void* image, module_object*& out, std::string* 
         return load_image(data, out, error_log);
     }
     ++fatbins_loaded_;
+    // Several inputs, each a module, linked by name (one is the first).
+    auto load_units = [&](std::vector<std::string>& units, const std::string& prefix, const char* what) -> CUresult {
+        for (size_t i = 0; i < units.size(); ++i) {
+            parser::diagnostics d;
+            auto index = device_->load_module_text(fmt::format("{}{}.ptx", prefix, i + 1), std::move(units[i]), d);
+            if (!index)
+                return failed(fmt::format("{}: {} {} does not load:\n{}", m->origin, what, i + 1, text_of(d)), CUDA_ERROR_INVALID_PTX);
+            if (i == 0) m->index = *index;
+            else m->linked.push_back(*index);
+        }
+        m->has_ptx = !units.empty();
+        return CUDA_SUCCESS;
+    };
+    if (std::vector<std::string> inputs; read_linked_image(image, inputs)) {
+        m->origin = fmt::format("linked image #{} ({} PTX inputs of cuLinkComplete)", fatbins_loaded_, inputs.size());
+        if (CUresult r = load_units(inputs, fmt::format("link{}.input", fatbins_loaded_), "input")) return r;
+        out = m.get();
+        modules_owned.insert(std::move(m));
+        return CUDA_SUCCESS;
+    }
     if (magic == fatbin_magic) {
         std::vector<fatbin_entry> entries;
         std::string error;
@@ -191,18 +213,7 @@ CUresult state::load_image(const void* image, module_object*& out, std::string* 
             // units' own PTX, linked by name as the device linker linked them.
             m->origin = fmt::format("fatbinary #{} (device-linked SASS; {} translation units' PTX from __nv_relfatbin)",
                                     fatbins_loaded_, units.size());
-            for (size_t i = 0; i < units.size(); ++i) {
-                parser::diagnostics d;
-                auto index = device_->load_module_text(fmt::format("fatbin{}.unit{}.ptx", fatbins_loaded_, i + 1),
-                                                       std::move(units[i]), d);
-                if (!index) {
-                    return failed(fmt::format("{}: translation unit {} does not load:\n{}", m->origin, i + 1, text_of(d)),
-                                  CUDA_ERROR_INVALID_PTX);
-                }
-                if (i == 0) m->index = *index;
-                else m->linked.push_back(*index);
-            }
-            m->has_ptx = true;
+            if (CUresult r = load_units(units, fmt::format("fatbin{}.unit", fatbins_loaded_), "translation unit")) return r;
         } else if (!pick) {
             m->no_ptx_reason = fmt::format(
                 "{} has no PTX ptxsim can run on {} (it holds {}); rebuild with nvcc "
