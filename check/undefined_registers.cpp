@@ -71,17 +71,13 @@ undefined_registers::undefined_registers() {
     }
 }
 
-undefined_registers::warp_shadow& undefined_registers::warp(const sim::event_site& s) {
-    return warps_[s.cta << 16 | s.warp];
-}
-
-int32_t undefined_registers::lane_state(const warp_shadow& w, bool pred, uint32_t slot, uint32_t lane) const {
-    auto it = w.regs.find(key(w.function, pred, slot));
+int32_t undefined_registers::lane_state(const warp_shadow& w, int32_t function, bool pred, uint32_t slot, uint32_t lane) const {
+    auto it = w.regs.find(key(function, pred, slot));
     return it == w.regs.end() ? -1 : it->second[lane];
 }
 
-void undefined_registers::set_lane(warp_shadow& w, bool pred, uint32_t slot, uint32_t lane, int32_t pending) {
-    const uint64_t k = key(w.function, pred, slot);
+void undefined_registers::set_lane(warp_shadow& w, int32_t function, bool pred, uint32_t slot, uint32_t lane, int32_t pending) {
+    const uint64_t k = key(function, pred, slot);
     auto it = w.regs.find(k);
     if (it == w.regs.end()) {
         if (pending < 0) return;
@@ -94,10 +90,11 @@ void undefined_registers::set_lane(warp_shadow& w, bool pred, uint32_t slot, uin
 
 void undefined_registers::instruction(const sim::instruction_event& e, std::vector<finding>& used,
                                       const std::function<std::string()>& where) {
-    warp_shadow& w = warp(e.site);
-    w.current = e.ins;
-    w.function = e.site.function_id;
-    if (w.regs.empty() || !e.ins) return; // the usual case: nothing pending in this warp
+    current_[std::this_thread::get_id()] = {e.ins, e.site.function_id, warp_key(e.site)};
+    auto found = warps_.find(warp_key(e.site));
+    if (found == warps_.end() || !e.ins) return; // the usual case: nothing pending in this warp
+    warp_shadow& w = found->second;
+    const int32_t fn = e.site.function_id;
     const isa::exec_instruction& ins = *e.ins;
     auto use = [&](int32_t pending) {
         if (pending < 0 || reported_[pending]) return;
@@ -109,7 +106,7 @@ void undefined_registers::instruction(const sim::instruction_event& e, std::vect
     // A guard on an undefined predicate decides whether the lane runs: a use.
     if (ins.guard != isa::no_slot)
         for (uint32_t lanes = e.mask; lanes; lanes &= lanes - 1)
-            use(lane_state(w, true, ins.guard, static_cast<uint32_t>(__builtin_ctz(lanes))));
+            use(lane_state(w, fn, true, ins.guard, static_cast<uint32_t>(__builtin_ctz(lanes))));
     const uint32_t dests = dests_of(ins);
     const bool pure = ins.row < pure_.size() && pure_[ins.row];
     const bool selp = pure && ins.nops == 4 && isa::op_table::get().rows()[ins.row].key == "selp";
@@ -124,7 +121,7 @@ void undefined_registers::instruction(const sim::instruction_event& e, std::vect
                 if ((i == 1) != picks_a) continue;
             }
             for_registers(ins.ops[i], [&](bool pred, uint32_t slot) {
-                const int32_t p = lane_state(w, pred, slot, lane);
+                const int32_t p = lane_state(w, fn, pred, slot, lane);
                 if (p < 0) return;
                 if (pure && ins.ops[i].kind != opnd::addr) {
                     if (carried < 0) carried = p;
@@ -134,21 +131,24 @@ void undefined_registers::instruction(const sim::instruction_event& e, std::vect
             });
         }
         for (uint32_t i = 0; i < dests; ++i)
-            for_registers(ins.ops[i], [&](bool pred, uint32_t slot) { set_lane(w, pred, slot, lane, pure ? carried : -1); });
+            for_registers(ins.ops[i], [&](bool pred, uint32_t slot) { set_lane(w, fn, pred, slot, lane, pure ? carried : -1); });
     }
+    if (w.regs.empty()) warps_.erase(found);
 }
 
 bool undefined_registers::defers(const sim::event_site& s) const {
-    auto it = warps_.find(s.cta << 16 | s.warp);
-    if (it == warps_.end() || !it->second.current) return false;
-    const isa::exec_instruction& ins = *it->second.current;
+    auto it = current_.find(std::this_thread::get_id());
+    if (it == current_.end() || !it->second.ins || it->second.warp != warp_key(s)) return false;
+    const isa::exec_instruction& ins = *it->second.ins;
     return ins.row < loads_.size() && loads_[ins.row] && dests_of(ins) == 1;
 }
 
 void undefined_registers::loaded(const sim::event_site& s, finding f, uint64_t offset,
                                  const std::vector<std::pair<uint64_t, uint64_t>>& unwritten) {
-    warp_shadow& w = warp(s);
-    const isa::exec_instruction& ins = *w.current;
+    const current& now = current_.at(std::this_thread::get_id()); // defers() said there is one
+    warp_shadow& w = warps_[warp_key(s)];
+    const isa::exec_instruction& ins = *now.ins;
+    const int32_t fn = now.function;
     const int32_t id = static_cast<int32_t>(pending_.size());
     pending_.push_back(std::move(f));
     reported_.push_back(0);
@@ -160,17 +160,18 @@ void undefined_registers::loaded(const sim::event_site& s, finding f, uint64_t o
         return false;
     };
     if (d.kind != opnd::vec) {
-        for_registers(d, [&](bool pred, uint32_t slot) { set_lane(w, pred, slot, s.lane, id); });
+        for_registers(d, [&](bool pred, uint32_t slot) { set_lane(w, fn, pred, slot, s.lane, id); });
         return;
     }
     for (uint32_t i = 0; i < d.count; ++i) {
         const uint32_t slot = isa::sem::vec_slot(d, i);
-        if (slot != isa::no_slot && touches(offset + i * element, offset + (i + 1) * element)) set_lane(w, false, slot, s.lane, id);
+        if (slot != isa::no_slot && touches(offset + i * element, offset + (i + 1) * element)) set_lane(w, fn, false, slot, s.lane, id);
     }
 }
 
 void undefined_registers::clear() {
     warps_.clear();
+    current_.clear();
     pending_.clear();
     reported_.clear();
 }

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -46,22 +47,30 @@ public:
     void clear();
 
 private:
-    struct warp_shadow {
-        const isa::exec_instruction* current = nullptr;
+    // The instruction a host thread's warp runs now: its accesses follow its
+    // instruction event on the same host thread.
+    struct current {
+        const isa::exec_instruction* ins = nullptr;
         int32_t function = 0;
+        uint64_t warp = 0; // (CTA << 16 | warp)
+    };
+    // Only warps holding a pending finding have one (a large grid's warps
+    // cost nothing otherwise).
+    struct warp_shadow {
         // (function << 33 | pred << 32 | slot) -> per lane: a pending finding's index, or -1
         std::unordered_map<uint64_t, std::array<int32_t, isa::warp_size>> regs;
     };
     static uint64_t key(int32_t function, bool pred, uint32_t slot) {
         return static_cast<uint64_t>(static_cast<uint32_t>(function)) << 33 | uint64_t{pred} << 32 | slot;
     }
-    int32_t lane_state(const warp_shadow& w, bool pred, uint32_t slot, uint32_t lane) const;
-    void set_lane(warp_shadow& w, bool pred, uint32_t slot, uint32_t lane, int32_t pending);
-    warp_shadow& warp(const sim::event_site& s);
+    int32_t lane_state(const warp_shadow& w, int32_t function, bool pred, uint32_t slot, uint32_t lane) const;
+    void set_lane(warp_shadow& w, int32_t function, bool pred, uint32_t slot, uint32_t lane, int32_t pending);
+    static uint64_t warp_key(const sim::event_site& s) { return s.cta << 16 | s.warp; }
 
     std::vector<uint8_t> pure_;  // by instruction-table row: passes definedness through
     std::vector<uint8_t> loads_; // by row: ld
     std::unordered_map<uint64_t, warp_shadow> warps_; // by (CTA << 16 | warp)
+    std::unordered_map<std::thread::id, current> current_;
     std::vector<finding> pending_;
     std::vector<uint8_t> reported_;
 };
