@@ -155,6 +155,23 @@ finding initcheck::read_finding(const sim::access_event& e, const std::vector<st
     return f;
 }
 
+// A load's value waits in its registers until something uses it
+// (undefined_registers.hpp); other reads (atomics) are reported now.
+void initcheck::read_or_defer(const sim::access_event& e, const std::vector<std::pair<uint64_t, uint64_t>>& runs, uint64_t base,
+                              const std::string& where) {
+    finding f = read_finding(e, runs, base, where);
+    if (e.op == sim::access_op::load && undefined_.defers(e.site)) undefined_.loaded(e.site, std::move(f), base, runs);
+    else report_.add(std::move(f));
+}
+
+// A write marks its bytes, except those of a stored value that was itself
+// never written.
+void initcheck::write_shadow(const sim::access_event& e, written_bytes& bits, uint64_t at) {
+    bits.mark(at, e.size);
+    if (e.op == sim::access_op::store)
+        for (const auto& [from, n] : undefined_.undefined_bytes(e.site, e.size)) bits.unmark(at + from, n);
+}
+
 written_bytes& initcheck::local_bits(uint64_t thread, uint64_t offset, uint64_t& index) {
     constexpr uint64_t segment_bits = 31; // below: a frame (alloca'd bytes from 2^31); above: the call depth
     index = offset & ((1ull << segment_bits) - 1);
@@ -187,11 +204,11 @@ void initcheck::access(const sim::access_event& e) {
         if (reads) {
             auto runs = bits.unwritten(e.offset, e.size);
             if (!runs.empty())
-                report_read(e, runs, e.offset,
-                            fmt::format("at offset {} of the shared memory of block ({},{},{}), which starts uninitialised", e.offset,
-                                        e.site.block.x, e.site.block.y, e.site.block.z));
+                read_or_defer(e, runs, e.offset,
+                              fmt::format("at offset {} of the shared memory of block ({},{},{}), which starts uninitialised",
+                                          e.offset, e.site.block.x, e.site.block.y, e.site.block.z));
         }
-        if (writes) bits.mark(e.offset, e.size);
+        if (writes) write_shadow(e, bits, e.offset);
         break;
     }
     case isa::space::local: {
@@ -199,18 +216,14 @@ void initcheck::access(const sim::access_event& e) {
         written_bytes& bits = local_bits(e.owner, e.offset, index);
         if (reads) {
             auto runs = bits.unwritten(index, e.size);
-            if (!runs.empty()) {
-                finding f = read_finding(e, runs, index,
-                                         e.offset >> 31 == 1
-                                             ? fmt::format("at offset {} of the thread's alloca'd stack, which starts uninitialised", index)
-                                             : fmt::format("at offset {} of the thread's local frame (call depth {}), which starts uninitialised",
-                                                           index, (e.offset >> 32) - 1));
-                // A load's value waits in its registers until something uses it.
-                if (e.op == sim::access_op::load && undefined_.defers(e.site)) undefined_.loaded(e.site, std::move(f), index, runs);
-                else report_.add(std::move(f));
-            }
+            if (!runs.empty())
+                read_or_defer(e, runs, index,
+                              e.offset >> 31 == 1
+                                  ? fmt::format("at offset {} of the thread's alloca'd stack, which starts uninitialised", index)
+                                  : fmt::format("at offset {} of the thread's local frame (call depth {}), which starts uninitialised",
+                                                index, (e.offset >> 32) - 1));
         }
-        if (writes) bits.mark(index, e.size);
+        if (writes) write_shadow(e, bits, index);
         break;
     }
     default: break; // param and const memory are initialised by definition

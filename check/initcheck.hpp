@@ -9,7 +9,8 @@
 //   announced (module variables, which their module initialises; the
 //   device's own allocations) counts as written. Buffers keep their bits
 //   across the launches of a launch file, as device memory keeps its bytes.
-// - shared: per CTA, nothing written when the CTA starts.
+// - shared: per CTA, nothing written when the CTA starts (loads judged
+//   where their values are used, as for local memory).
 // - local: per thread and call depth (access_event::offset carries the
 //   depth), nothing written when the thread starts (a load's finding waits
 //   in its registers until the value is used: undefined_registers.hpp); a call makes the
@@ -70,6 +71,9 @@ private:
     void report_read(const sim::access_event& e, const std::vector<std::pair<uint64_t, uint64_t>>& runs, uint64_t base,
                      const std::string& where);
     written_bytes& local_bits(uint64_t thread, uint64_t offset, uint64_t& index);
+    void read_or_defer(const sim::access_event& e, const std::vector<std::pair<uint64_t, uint64_t>>& runs, uint64_t base,
+                       const std::string& where);
+    void write_shadow(const sim::access_event& e, written_bytes& bits, uint64_t at);
 
     report& report_;
     std::mutex mutex_;

@@ -65,7 +65,9 @@ undefined_registers::undefined_registers() {
     const auto rows = isa::op_table::get().rows();
     pure_.assign(rows.size(), 0);
     loads_.assign(rows.size(), 0);
+    stores_.assign(rows.size(), 0);
     for (const auto& r : rows) {
+        stores_[r.id] = r.key == "st" ? 1 : 0;
         pure_[r.id] = pure_ops().count(r.key) ? 1 : 0;
         loads_[r.id] = r.key == "ld" ? 1 : 0;
     }
@@ -90,12 +92,24 @@ void undefined_registers::set_lane(warp_shadow& w, int32_t function, bool pred, 
 
 void undefined_registers::instruction(const sim::instruction_event& e, std::vector<finding>& used,
                                       const std::function<std::string()>& where) {
-    current_[std::this_thread::get_id()] = {e.ins, e.site.function_id, warp_key(e.site)};
+    current& now = current_[std::this_thread::get_id()];
+    now.ins = e.ins;
+    now.function = e.site.function_id;
+    now.warp = warp_key(e.site);
+    if (now.store_undefined) {
+        now.undefined_elements.fill(0);
+        now.store_undefined = false;
+    }
     auto found = warps_.find(warp_key(e.site));
     if (found == warps_.end() || !e.ins) return; // the usual case: nothing pending in this warp
     warp_shadow& w = found->second;
     const int32_t fn = e.site.function_id;
     const isa::exec_instruction& ins = *e.ins;
+    // st [a], v to shared or local memory: an undefined v leaves the bytes
+    // unwritten instead of being a use. Global memory is where the host sees
+    // values, and a generic address may be global: a use.
+    const bool keeps = ins.row < stores_.size() && stores_[ins.row] && ins.nops == 2 &&
+                       (ins.sp == isa::space::shared || ins.sp == isa::space::local);
     auto use = [&](int32_t pending) {
         if (pending < 0 || reported_[pending]) return;
         reported_[pending] = 1;
@@ -113,6 +127,19 @@ void undefined_registers::instruction(const sim::instruction_event& e, std::vect
     for (uint32_t lanes = e.active; lanes; lanes &= lanes - 1) {
         const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(lanes));
         int32_t carried = -1; // what a pure instruction passes to its destinations
+        if (keeps) {
+            const isa::exec_operand& v = ins.ops[1];
+            auto element = [&](uint32_t index, uint32_t slot) {
+                if (lane_state(w, fn, false, slot, lane) < 0) return;
+                now.undefined_elements[lane] |= static_cast<uint8_t>(1u << index);
+                now.store_undefined = true;
+            };
+            if (v.kind == opnd::reg) element(0, v.slot);
+            for (uint32_t k = 0; v.kind == opnd::vec && k < v.count; ++k)
+                if (!((v.consts >> k) & 1u) && isa::sem::vec_slot(v, k) != isa::no_slot) element(k, isa::sem::vec_slot(v, k));
+            for_registers(ins.ops[0], [&](bool pred, uint32_t slot) { use(lane_state(w, fn, pred, slot, lane)); });
+            continue;
+        }
         for (uint32_t i = dests; i < ins.nops; ++i) {
             if (selp && i < 3 && e.view) {
                 // selp d, a, b, c: a where c holds, b where it does not.
@@ -167,6 +194,19 @@ void undefined_registers::loaded(const sim::event_site& s, finding f, uint64_t o
         const uint32_t slot = isa::sem::vec_slot(d, i);
         if (slot != isa::no_slot && touches(offset + i * element, offset + (i + 1) * element)) set_lane(w, fn, false, slot, s.lane, id);
     }
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> undefined_registers::undefined_bytes(const sim::event_site& s, uint32_t size) const {
+    std::vector<std::pair<uint64_t, uint64_t>> runs;
+    auto it = current_.find(std::this_thread::get_id());
+    if (it == current_.end() || !it->second.store_undefined || it->second.warp != warp_key(s) || !it->second.ins) return runs;
+    const uint8_t bits = it->second.undefined_elements[s.lane];
+    const isa::exec_instruction& ins = *it->second.ins;
+    const uint32_t count = ins.ops[1].kind == opnd::vec ? ins.ops[1].count : 1;
+    const uint32_t element = count > 1 ? size / count : size;
+    for (uint32_t i = 0; i < count; ++i)
+        if ((bits >> i) & 1u) runs.emplace_back(uint64_t{i} * element, element);
+    return runs;
 }
 
 void undefined_registers::clear() {

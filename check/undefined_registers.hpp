@@ -3,7 +3,7 @@
 // loaded from local memory that nothing wrote, tracked from the load to
 // where the value is used (docs/check.md, initcheck).
 //
-// nvcc loads a local variable unconditionally and discards the value with
+// The same holds for loads from shared memory. nvcc loads a local variable unconditionally and discards the value with
 // `selp` when a branch says it is not needed (`int v; if (c->pop(v)) out =
 // v; else out = -1;`), so reporting the load itself reports correct
 // programs. Instead the load's finding waits in its destination registers:
@@ -13,6 +13,9 @@
 // - any other instruction that reads such a register (a store, an address,
 //   a branch's guard, a shuffle, a call's argument) uses the value: the
 //   finding is reported then, once, at the load, naming the use;
+// - a store to shared or local memory of such a value is no use either: the
+//   bytes it writes stay unwritten (a later load of them is judged the same
+//   way), as when a scan adds up the never-written tail of a shared array;
 // - a register written with anything else is defined again.
 // A value never used is never reported. The lanes of a warp are tracked per
 // function (a recursive call's frames share their function's shadow).
@@ -44,6 +47,9 @@ public:
     // the warp's current load whose bytes [first, first + size) of the
     // access at `offset` (`unwritten` runs, in the same offsets) were never written.
     void loaded(const sim::event_site& s, finding f, uint64_t offset, const std::vector<std::pair<uint64_t, uint64_t>>& unwritten);
+    // The bytes of the current store by lane s.lane (an access of `size`
+    // bytes) whose value was never written, as runs from the access's start.
+    std::vector<std::pair<uint64_t, uint64_t>> undefined_bytes(const sim::event_site& s, uint32_t size) const;
     void clear();
 
 private:
@@ -53,6 +59,9 @@ private:
         const isa::exec_instruction* ins = nullptr;
         int32_t function = 0;
         uint64_t warp = 0; // (CTA << 16 | warp)
+        // A store's value elements that hold no written value, per lane (bit i: element i).
+        std::array<uint8_t, isa::warp_size> undefined_elements{};
+        bool store_undefined = false;
     };
     // Only warps holding a pending finding have one (a large grid's warps
     // cost nothing otherwise).
@@ -69,6 +78,7 @@ private:
 
     std::vector<uint8_t> pure_;  // by instruction-table row: passes definedness through
     std::vector<uint8_t> loads_; // by row: ld
+    std::vector<uint8_t> stores_; // by row: st
     std::unordered_map<uint64_t, warp_shadow> warps_; // by (CTA << 16 | warp)
     std::unordered_map<std::thread::id, current> current_;
     std::vector<finding> pending_;

@@ -13,6 +13,10 @@ void written_bytes::mark(uint64_t offset, uint64_t size) {
     }
 }
 
+void written_bytes::unmark(uint64_t offset, uint64_t size) {
+    for (uint64_t at = offset; at < offset + size && at / 64 < words_.size(); ++at) words_[at / 64] &= ~(1ull << (at % 64));
+}
+
 void written_bytes::forget_from(uint64_t offset) {
     if (offset / 64 >= words_.size()) return;
     words_.resize((offset + 63) / 64);

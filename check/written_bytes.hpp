@@ -19,6 +19,9 @@ public:
     // that were never marked, in order; empty when all were.
     std::vector<std::pair<uint64_t, uint64_t>> unwritten(uint64_t offset, uint64_t size) const;
     void clear() { words_.clear(); }
+    // The bytes hold no written value again (a store of a value that was
+    // itself never written: undefined_registers.hpp).
+    void unmark(uint64_t offset, uint64_t size);
     // Every byte from `offset` up is unwritten again.
     void forget_from(uint64_t offset);
 

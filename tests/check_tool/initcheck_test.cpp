@@ -389,6 +389,28 @@ TEST(initcheck_tool, a_local_load_is_reported_where_its_value_is_used) {
     EXPECT_NE(r.err.find("ERROR SUMMARY: 64 errors"), std::string::npos) << r.err;
 }
 
+// A shared load is judged the same way, and a store of a value that was
+// never written leaves the shared bytes unwritten rather than being a use:
+// copies of an array's unwritten tail are clean until a copy reaches
+// global memory, which is reported at the load of the copy.
+TEST(initcheck_tool, unwritten_values_stored_to_shared_memory_stay_unwritten) {
+    const std::string dir = source_dir() + "/tests/check_tool/cases";
+    auto clean = check_in(dir, "--tool initcheck tail_copy_clean.json");
+    EXPECT_EQ(clean.status, 0) << clean.err;
+    EXPECT_EQ(clean.err, "========= ERROR SUMMARY: 0 errors\n");
+    auto r = check_in(dir, "--tool initcheck tail_copy_used.json");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("========= Uninitialized __shared__ memory read of size 4 bytes\n"
+                         "=========     at initcheck_cases.ptx:161 in kernel 'tail_copy'\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("the value read is used by the instruction at initcheck_cases.ptx:164\n"
+                         "=========     (and 15 more like it, folded)\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("ERROR SUMMARY: 16 errors"), std::string::npos) << r.err;
+}
+
 // A fault stops the launch whatever the tool; only memcheck makes it a
 // finding, so without memcheck it is printed as `ptxsim run` prints it.
 TEST(initcheck_tool, a_fault_without_memcheck_is_printed_not_dropped) {
