@@ -49,6 +49,14 @@ enum : CUresult {
 };
 
 // cuGetProcAddress's symbolStatus.
+// CUjit_option values whose outputs the driver writes (jit_options.cpp).
+enum : int {
+    CU_JIT_WALL_TIME = 2,
+    CU_JIT_INFO_LOG_BUFFER = 3,
+    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+    CU_JIT_ERROR_LOG_BUFFER = 5,
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
 enum : int { CU_GET_PROC_ADDRESS_SUCCESS = 0, CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
              CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2 };
 

@@ -1,20 +1,13 @@
 #include "cuda/driver/jit_options.hpp"
 
+#include "cuda/driver/cu.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 namespace ptxsim::cuda::driver {
 namespace {
-
-// CUjit_option values (cuda.h).
-enum : int {
-    jit_wall_time = 2,
-    jit_info_log_buffer = 3,
-    jit_info_log_buffer_size_bytes = 4,
-    jit_error_log_buffer = 5,
-    jit_error_log_buffer_size_bytes = 6,
-};
 
 unsigned as_unsigned(void* v) { return static_cast<unsigned>(reinterpret_cast<uintptr_t>(v)); }
 
@@ -36,14 +29,14 @@ jit_options read_jit_options(unsigned n, const void* options, void** values) {
     const int* opt = static_cast<const int*>(options);
     for (unsigned i = 0; i < n; ++i) {
         switch (opt[i]) {
-        case jit_wall_time: o.wall_time = &values[i]; break;
-        case jit_info_log_buffer: o.info_log = static_cast<char*>(values[i]); break;
-        case jit_info_log_buffer_size_bytes:
+        case CU_JIT_WALL_TIME: o.wall_time = &values[i]; break;
+        case CU_JIT_INFO_LOG_BUFFER: o.info_log = static_cast<char*>(values[i]); break;
+        case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
             o.info_capacity = as_unsigned(values[i]);
             o.info_size = &values[i];
             break;
-        case jit_error_log_buffer: o.error_log = static_cast<char*>(values[i]); break;
-        case jit_error_log_buffer_size_bytes:
+        case CU_JIT_ERROR_LOG_BUFFER: o.error_log = static_cast<char*>(values[i]); break;
+        case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
             o.error_capacity = as_unsigned(values[i]);
             o.error_size = &values[i];
             break;

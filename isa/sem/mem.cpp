@@ -73,6 +73,24 @@ void scatter(uint8_t* p, const lane_values& addr, uint64_t lo, uint32_t mask, co
     });
 }
 
+// gather/scatter for an element of 1, 2, 4 or 8 bytes.
+void gather_sized(uint32_t size, const uint8_t* p, const lane_values& addr, uint64_t lo, uint32_t mask, uint64_t* out, bool sign) {
+    switch (size) {
+    case 1: gather<uint8_t>(p, addr, lo, mask, out, sign); break;
+    case 2: gather<uint16_t>(p, addr, lo, mask, out, sign); break;
+    case 4: gather<uint32_t>(p, addr, lo, mask, out, sign); break;
+    default: gather<uint64_t>(p, addr, lo, mask, out, sign); break;
+    }
+}
+void scatter_sized(uint32_t size, uint8_t* p, const lane_values& addr, uint64_t lo, uint32_t mask, const uint64_t* in) {
+    switch (size) {
+    case 1: scatter<uint8_t>(p, addr, lo, mask, in); break;
+    case 2: scatter<uint16_t>(p, addr, lo, mask, in); break;
+    case 4: scatter<uint32_t>(p, addr, lo, mask, in); break;
+    default: scatter<uint64_t>(p, addr, lo, mask, in); break;
+    }
+}
+
 // Whether the decoder may give a scalar ld/st (value operand `value`,
 // address operand `addr`) the whole-warp path: one register and a space whose
 // memory every lane sees at the same place.
@@ -94,14 +112,7 @@ bool ld_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!lane_addresses(c, ins.ops[1], mask, size, addr, lo, hi)) return false;
     const uint8_t* p = c.span(ins.sp, lo, hi, false);
     if (!p) return false;
-    uint64_t* out = &c.reg(d.slot, 0);
-    const bool sign = is_signed(ins.type);
-    switch (size) {
-    case 1: gather<uint8_t>(p, addr, lo, mask, out, sign); break;
-    case 2: gather<uint16_t>(p, addr, lo, mask, out, sign); break;
-    case 4: gather<uint32_t>(p, addr, lo, mask, out, sign); break;
-    default: gather<uint64_t>(p, addr, lo, mask, out, sign); break;
-    }
+    gather_sized(size, p, addr, lo, mask, &c.reg(d.slot, 0), is_signed(ins.type));
     return true;
 }
 
@@ -113,13 +124,7 @@ bool st_warp(exec_context& c, const exec_instruction& ins, uint32_t mask) {
     if (!lane_addresses(c, ins.ops[0], mask, size, addr, lo, hi)) return false;
     uint8_t* p = c.span(ins.sp, lo, hi, true);
     if (!p) return false;
-    const uint64_t* in = source_lanes(c, s, mask, tmp);
-    switch (size) {
-    case 1: scatter<uint8_t>(p, addr, lo, mask, in); break;
-    case 2: scatter<uint16_t>(p, addr, lo, mask, in); break;
-    case 4: scatter<uint32_t>(p, addr, lo, mask, in); break;
-    default: scatter<uint64_t>(p, addr, lo, mask, in); break;
-    }
+    scatter_sized(size, p, addr, lo, mask, source_lanes(c, s, mask, tmp));
     return true;
 }
 
@@ -191,20 +196,12 @@ void ld_vec_handler(exec_context& c, const exec_instruction& ins, uint32_t mask)
     lane_values addr;
     uint64_t lo, hi;
     const uint8_t* p = nullptr;
-    if (one_access(ins) && lane_addresses(c, ins.ops[1], mask, vector_bytes(ins, d), addr, lo, hi))
-        p = c.span(ins.sp, lo, hi, false);
+    if (lane_addresses(c, ins.ops[1], mask, vector_bytes(ins, d), addr, lo, hi)) p = c.span(ins.sp, lo, hi, false);
     if (!p) return ld_handler(c, ins, mask);
     const bool sign = is_signed(ins.type);
     for (uint32_t i = 0; i < d.count; ++i) {
         if (d.elems[i] == no_slot) continue;
-        uint64_t* out = &c.reg(d.elems[i], 0);
-        const uint8_t* q = p + i * size;
-        switch (size) {
-        case 1: gather<uint8_t>(q, addr, lo, mask, out, sign); break;
-        case 2: gather<uint16_t>(q, addr, lo, mask, out, sign); break;
-        case 4: gather<uint32_t>(q, addr, lo, mask, out, sign); break;
-        default: gather<uint64_t>(q, addr, lo, mask, out, sign); break;
-        }
+        gather_sized(size, p + i * size, addr, lo, mask, &c.reg(d.elems[i], 0), sign);
     }
 }
 
@@ -225,13 +222,7 @@ void st_vec_handler(exec_context& c, const exec_instruction& ins, uint32_t mask)
             for (uint32_t l = 0; l < warp_size; ++l) tmp.v[l] = k;
             in = tmp.v;
         }
-        uint8_t* q = p + i * size;
-        switch (size) {
-        case 1: scatter<uint8_t>(q, addr, lo, mask, in); break;
-        case 2: scatter<uint16_t>(q, addr, lo, mask, in); break;
-        case 4: scatter<uint32_t>(q, addr, lo, mask, in); break;
-        default: scatter<uint64_t>(q, addr, lo, mask, in); break;
-        }
+        scatter_sized(size, p + i * size, addr, lo, mask, in);
     }
 }
 
@@ -278,7 +269,11 @@ std::string dec_ld(const matched_instruction& m, exec_instruction& out) {
     out.sp = space_of(m.get("space"));
     out.cache = cache_hints(m);
     const bool whole_warp = warp_access_shape(out, out.ops[0], out.ops[1], true);
-    out.run = !whole_warp ? ld_handler : out.ops[0].kind == opnd::vec ? ld_vec_handler : out.ops[0].kind == opnd::reg ? ld_scalar_handler : ld_handler;
+    const opnd k = out.ops[0].kind;
+    out.run = !whole_warp                           ? ld_handler
+              : k == opnd::vec && one_access(out) ? ld_vec_handler
+              : k == opnd::reg                    ? ld_scalar_handler
+                                                  : ld_handler; // .param vectors: element by element
     if (out.type == data_type::b128) {
         if (m.has("vec")) return "vectors of .b128 do not exist (wider than the 128 bits a load or store moves)";
         out.run = ld_b128_handler;
