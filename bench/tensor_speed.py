@@ -46,21 +46,21 @@ def main():
     a = ap.parse_args()
     if not os.access(a.ptxsim, os.X_OK):
         sys.exit(f"{a.ptxsim}: not built (bash scripts/build.sh)")
-    work = tempfile.mkdtemp(prefix="ptxsim_tensor_speed_")
-    path, flops, (m, n, k) = gemm_launch_file(work)
-    print(f"FP8 wgmma GEMM {m} x {n} x {k}: {flops / 1e9:.2f} GFLOP (emulated exactly; this run checks no output)")
-    print("| host threads | best wall s | GFLOP/s |")
-    print("|---:|---:|---:|")
-    for threads in (1, 2):
-        best = None
-        for _ in range(a.runs):
-            start = time.perf_counter()
-            r = subprocess.run([a.ptxsim, "run", "--threads", str(threads), path], capture_output=True, text=True)
-            seconds = time.perf_counter() - start
-            if r.returncode != 0:
-                sys.exit(f"ptxsim run failed ({r.returncode}):\n{r.stderr}")
-            best = seconds if best is None else min(best, seconds)
-        print(f"| {threads} | {best:.2f} | {flops / best / 1e9:.2f} |")
+    with tempfile.TemporaryDirectory(prefix="ptxsim_tensor_speed_") as work:
+        path, flops, (m, n, k) = gemm_launch_file(work)
+        print(f"FP8 wgmma GEMM {m} x {n} x {k}: {flops / 1e9:.2f} GFLOP (emulated exactly; this run checks no output)")
+        print("| host threads | best wall s | GFLOP/s |")
+        print("|---:|---:|---:|")
+        for threads in (1, 2):
+            best = None
+            for _ in range(a.runs):
+                start = time.perf_counter()
+                r = subprocess.run([a.ptxsim, "run", "--threads", str(threads), path], capture_output=True, text=True)
+                seconds = time.perf_counter() - start
+                if r.returncode != 0:
+                    sys.exit(f"ptxsim run failed ({r.returncode}):\n{r.stderr}")
+                best = seconds if best is None else min(best, seconds)
+            print(f"| {threads} | {best:.2f} | {flops / best / 1e9:.2f} |")
 
 
 if __name__ == "__main__":
