@@ -29,34 +29,36 @@ MODULE = os.path.join(ROOT, "kernels", "timing", "ubench.sm_90a.ptx")
 
 def prof(ptxsim, launch, model="h800"):
     """Runs a launch file under ptxsim prof; returns the JSON report and the
-    output buffers' bytes."""
-    work = tempfile.mkdtemp(prefix="ptxsim_ubench_")
-    outputs = {name: os.path.join(work, name + ".bin") for name in launch.pop("read", [])}
-    launch["module"] = MODULE
-    launch["outputs"] = outputs
-    path = os.path.join(work, "launch.json")
-    with open(path, "w") as f:
-        json.dump(launch, f)
-    r = subprocess.run([ptxsim, "prof", "--json", "--model", model, path], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"ptxsim prof failed ({r.returncode}):\n{r.stderr}")
-    data = {}
-    for name, p in outputs.items():
-        with open(p, "rb") as f:
-            data[name] = f.read()
-    return json.loads(r.stdout), data
+    output buffers' bytes (the files it wrote are removed)."""
+    with tempfile.TemporaryDirectory(prefix="ptxsim_ubench_") as work:
+        outputs = {name: os.path.join(work, name + ".bin") for name in launch.pop("read", [])}
+        launch["module"] = MODULE
+        launch["outputs"] = outputs
+        path = os.path.join(work, "launch.json")
+        with open(path, "w") as f:
+            json.dump(launch, f)
+        r = subprocess.run([ptxsim, "prof", "--json", "--model", model, path], capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit(f"ptxsim prof failed ({r.returncode}):\n{r.stderr}")
+        data = {}
+        for name, p in outputs.items():
+            with open(p, "rb") as f:
+                data[name] = f.read()
+        return json.loads(r.stdout), data
 
 
 def u64s(b):
     return struct.unpack(f"<{len(b) // 8}Q", b)
 
 
-def ffma(ptxsim):
+def chain(ptxsim, kernel, per_iteration, iterations=64):
+    """Cycles per instruction of a one-thread dependent chain (`kernel`
+    runs `iterations` loops of `per_iteration` instructions)."""
     rep, out = prof(ptxsim, {
         "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
-        "launches": [{"kernel": "ffma_chain", "grid": 1, "block": 1, "args": [{"buffer": "out"}, {"u32": 64}]}],
+        "launches": [{"kernel": kernel, "grid": 1, "block": 1, "args": [{"buffer": "out"}, {"u32": iterations}]}],
         "read": ["out"]})
-    return u64s(out["out"])[0] / (64 * 16)
+    return u64s(out["out"])[0] / (iterations * per_iteration)
 
 
 def chase(ptxsim, lines, passes=2, model="h800"):
@@ -99,17 +101,40 @@ def model_value(model, section, key):
     return json.loads(text)[section][key]["value"]
 
 
-def wgmma(ptxsim, kind, steps=64):
-    """Percent of the SM's dense tensor rate one warpgroup reaches."""
+def wgmma(ptxsim, kind, steps=64, n=128, kernel=None):
+    """Percent of the SM's dense tensor rate one warpgroup reaches with
+    m64nNk wgmma (k 16 for f16, 32 for e4m3)."""
     rep, out = prof(ptxsim, {
         "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
-        "launches": [{"kernel": f"wgmma_{kind}_throughput", "grid": 1, "block": 128,
+        "launches": [{"kernel": kernel or f"wgmma_{kind}_throughput", "grid": 1, "block": 128,
                       "args": [{"buffer": "out"}, {"u32": steps}]}],
         "read": ["out"]})
     k = 16 if kind == "f16" else 32
-    flops = 2 * 64 * 128 * k * 4 * steps
+    flops = 2 * 64 * n * k * 4 * steps
     rate = model_value("h800", "sm", "mma_dense_bf16_flop_per_clock" if kind == "f16" else "mma_dense_fp8_flop_per_clock")
     return 100 * flops / (u64s(out["out"])[0] * rate)
+
+
+def mma_sync(ptxsim, kernel, warps, steps=64):
+    """mma.sync m16n8k16 f16: cycles per instruction of one warp (warps=1,
+    dependent chain) or percent of the SM's tensor rate (warps > 1)."""
+    rep, out = prof(ptxsim, {
+        "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
+        "launches": [{"kernel": kernel, "grid": 1, "block": 32 * warps, "args": [{"buffer": "out"}, {"u32": steps}]}],
+        "read": ["out"]})
+    cycles = u64s(out["out"])[0]
+    if warps == 1:
+        return cycles / (8 * steps)
+    rate = model_value("h800", "sm", "mma_dense_bf16_flop_per_clock")
+    return 100 * 2 * 16 * 8 * 16 * 32 * steps * warps / (cycles * rate)
+
+
+def bar_sync(ptxsim, threads, steps=64):
+    rep, out = prof(ptxsim, {
+        "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
+        "launches": [{"kernel": "bar_sync_loop", "grid": 1, "block": threads, "args": [{"buffer": "out"}, {"u32": steps}]}],
+        "read": ["out"]})
+    return u64s(out["out"])[0] / (8 * steps)
 
 
 def dsmem(ptxsim, steps=256):
@@ -161,7 +186,7 @@ def main():
     if not os.access(a.ptxsim, os.X_OK):
         sys.exit(f"{a.ptxsim}: not built (bash scripts/build.sh)")
     rows = []  # (what, ptxsim, published, unit, source)
-    rows.append(("dependent FFMA, cycles each", ffma(a.ptxsim), 4.0, "",
+    rows.append(("dependent FFMA, cycles each", chain(a.ptxsim, "ffma_chain", 64), 4.0, "",
                  "Accel-Sim SM90_H100 config (a model input, not a measurement)"))
     rows.append(("pointer chase in L1 (16 KB), cycles per load", chase(a.ptxsim, 128), 32.2, "",
                  "HPMLL h800_pcie, 32.0-32.4"))
@@ -181,6 +206,20 @@ def main():
                  "Luo et al. IPDPS'24 (secondary transcription, unconfirmed), H800 PCIe"))
     rows.append(("wgmma m64n128k32 e4m3, zero data, % of the SM's peak", wgmma(a.ptxsim, "e4m3"), 95.7, "",
                  "Luo et al.: 1448 of 1513 TOPS (unconfirmed), H800 PCIe"))
+    luo = "Luo et al. IPDPS'24 (secondary transcription, unconfirmed), H800 PCIe"
+    for n, want in ((64, 95.1), (32, 63.1), (16, 37.9), (8, 20.9)):
+        rows.append((f"wgmma m64n{n}k16 f16, A and B in shared memory, zero data, % of the SM's peak",
+                     wgmma(a.ptxsim, "f16", n=n, kernel=f"wgmma_n{n}_ss"), want, "", luo))
+    rows.append(("wgmma m64n32k16 f16, A in registers, zero data, % of the SM's peak",
+                 wgmma(a.ptxsim, "f16", n=32, kernel="wgmma_n32_rs"), 93.9, "", luo))
+    rows.append(("mma.sync m16n8k16 f16, 4 warps of 8 independent chains, % of the SM's peak",
+                 mma_sync(a.ptxsim, "mma_sync_throughput", 4), 64.9, "", luo))
+    rows.append(("mma.sync m16n8k16 f16, dependent chain, cycles each", mma_sync(a.ptxsim, "mma_sync_latency", 1), 22.0, "",
+                 "FlashGPU-Sim H100 config, latency 22 (a model input, not a measurement)"))
+    rows.append(("bar.sync 0, 256 threads, cycles each", bar_sync(a.ptxsim, 256), 15.0, "",
+                 "FlashGPU-Sim H100 config, named-barrier release 15 (a model input, not a measurement)"))
+    rows.append(("dependent ex2.approx.ftz.f32 (MUFU.EX2), cycles each", chain(a.ptxsim, "ex2_chain", 16), 18.91, "",
+                 "FlashGPU-Sim H100 config comment, 18.91 (unconfirmed; also the model's own input)"))
     rows.append(("distributed shared memory, dependent loads (cluster of 2), cycles each", dsmem(a.ptxsim), 181.0, "",
                  "HPMLL h800_pcie DSM OneToAll, 181 (180-213 for clusters of 3-16)"))
     rows.append(("launch overhead, empty kernels on one stream, us each", launches(a.ptxsim), 2.5, "",

@@ -58,6 +58,12 @@ issue_class classify(const isa::exec_instruction& ins, const models::timing_conf
         if (key == "wgmma.mma_async" || key == "wgmma.mma_async.sp") {
             set(pipe::wgmma, 1, 1);
             c.kind = op_kind::wgmma;
+            // Every dense wgmma's row of K elements is 32 bytes (f16 k16,
+            // tf32 k8, 8-bit k32, b1 k256); a sparse one's B rows hold
+            // twice the K, its stored A the same 32 bytes.
+            c.sparse = key.ends_with(".sp");
+            const bool a_in_registers = ins.ops[1].kind == isa::opnd::vec;
+            c.operand_bytes = (a_in_registers ? 0u : 64u * 32u) + uint32_t(ins.vec) * 8u * 32u * (c.sparse ? 2u : 1u);
         } else if (key == "wgmma.commit_group") {
             set(pipe::control, 1, 1);
             c.kind = op_kind::wgmma_commit;

@@ -33,6 +33,11 @@ struct issue_class {
     uint32_t interval = 1; // between two issues to this pipe of one sub-partition
     uint8_t dests = 0;     // leading operands the instruction writes (0, 1, or 2 for p|q pairs)
     uint8_t cache = 0;     // memory: isa::cache_hint bits, plus L1 bypass for strong loads past the CTA
+    // wgmma: the warpgroup's operand bytes read from shared memory (A unless
+    // it is in registers, and B), and whether A is 2:4 sparse (twice the
+    // dense rate: the pipe does half the products of the shape's K).
+    uint32_t operand_bytes = 0;
+    bool sparse = false;
 };
 
 // The issue class of one decoded instruction under model `m`.

@@ -407,10 +407,15 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
     }
     case op_kind::wgmma: {
         // The warpgroup's four warps each drive their sub-partition's
-        // quarter of the SM's tensor rate for a quarter of 64 x N x K.
-        const uint64_t n = uint64_t(ins.vec) * 8, k = uint64_t(ins.sub) * 8;
+        // quarter of the SM's tensor rate for a quarter of 64 x N x K, and
+        // the pipe cannot go faster than shared memory delivers the
+        // warpgroup's operands (l1_bytes_per_clock): a small N is bound by
+        // reading A, as Luo et al. measure (m64n8k16 at 21% of the peak).
+        const uint64_t n = uint64_t(ins.vec) * 8, k = uint64_t(ins.sub) * 8 / (c.sparse ? 2 : 1);
         const uint64_t rate = is_fp8(ins.type) || is_fp8(ins.type2) ? m_.sm.mma_dense_fp8_flop_per_clock : m_.sm.mma_dense_bf16_flop_per_clock;
-        const uint64_t busy = std::max<uint64_t>(1, 2 * 64 * n * k / std::max<uint64_t>(rate, 1));
+        const uint64_t math = 2 * 64 * n * k / std::max<uint64_t>(rate, 1);
+        const uint64_t l1 = std::max<uint32_t>(m_.timing.l1_bytes_per_clock, 1);
+        const uint64_t busy = std::max<uint64_t>({1, math, (c.operand_bytes + l1 - 1) / l1});
         auto& free = sm.pipe_free[w.sub][static_cast<size_t>(pipe::wgmma)];
         const uint64_t start = std::max(t, free - std::min<uint64_t>(free, c.interval));
         free = start + busy;

@@ -13,7 +13,7 @@
 
 namespace ptxsim::test {
 
-inline constexpr const char* header = ".version 8.0\n.target sm_90a\n.address_size 64\n";
+inline constexpr const char* header = ".version 8.5\n.target sm_90a\n.address_size 64\n";
 
 inline std::string repeat(const std::string& line, int n) {
     std::string out;

@@ -1,9 +1,9 @@
 // The timing model against hand-computed cycle counts: dependent and
 // independent FFMA chains, a 32-way shared-memory bank conflict, a pointer
-// chase that stays in L1, bar.sync's release and SM partitioning. Each test
-// compares two kernels that differ only in the work measured, so the
-// constant start-up and drain cycles cancel and the difference is exactly
-// the model's figure times the count.
+// chase that stays in L1, bar.sync's release, wgmma's busy time and SM
+// partitioning. Each test compares two kernels that differ only in the
+// work measured, so the constant start-up and drain cycles cancel and the
+// difference is exactly the model's figure times the count.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -103,6 +103,49 @@ TEST(timing, bar_sync_holds_warps_and_releases_after_the_barrier_latency) {
     ASSERT_TRUE(t.ok);
     EXPECT_GT(t.p.stall_cycles[static_cast<int>(sim::timing::stall::barrier)], 0u);
     EXPECT_GE(t.p.cycles, 32u * h800().timing.fma_latency + h800().timing.barrier_latency);
+}
+
+// One warpgroup issues `count` m64nNk16 f16 wgmmas into one accumulator
+// (A from shared memory, or from registers), then waits for them.
+// sparse: m64nNk32 wgmma.mma_async.sp with A (2:4) in registers.
+std::string wgmma_chain(uint32_t n, bool a_in_registers, int count, bool sparse = false) {
+    std::string acc;
+    for (uint32_t i = 0; i < n / 2; ++i) acc += (i ? ", %acc" : "%acc") + std::to_string(i);
+    // Descriptors without swizzle: 128 bytes between the two K halves, 256
+    // between 8-row groups; A at sbuf, B 2 KB after it (both inside sbuf).
+    const std::string a = a_in_registers ? "{%r1, %r1, %r1, %r1}" : "%rd2";
+    const std::string imms = a_in_registers ? "1, 1, 1, 0" : "1, 1, 1, 0, 0";
+    const std::string op = sparse ? "wgmma.mma_async.sp.sync.aligned.m64n" + std::to_string(n) + "k32.f32.f16.f16 {"
+                                  : "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32.f16.f16 {";
+    const std::string meta = sparse ? "%r3, 0, " : "";
+    return "{\n.reg .f32 %acc<" + std::to_string(n / 2) + ">;\nmov.u32 %r1, 0;\nmov.u32 %r3, 0x44444444;\nmov.u32 %r2, sbuf;\n"
+           "cvt.u64.u32 %rd2, %r2;\nshr.u64 %rd2, %rd2, 4;\nor.b64 %rd2, %rd2, 0x0000001000080000;\nadd.u64 %rd3, %rd2, 128;\n"
+           "wgmma.fence.sync.aligned;\n" +
+           repeat(op + acc + "}, " + a + ", %rd3, " + meta + imms + ";\n", count) +
+           "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n}\n";
+}
+
+TEST(timing, a_wgmma_is_busy_for_its_math_or_for_reading_its_operands_whichever_is_longer) {
+    auto cycles_each = [](uint32_t n, bool regs, bool sparse = false) {
+        auto a = run(wgmma_chain(n, regs, 4, sparse), 1, 128);
+        auto b = run(wgmma_chain(n, regs, 12, sparse), 1, 128);
+        EXPECT_TRUE(a.ok && b.ok);
+        return (b.p.cycles - a.p.cycles) / 8;
+    };
+    const auto& m = h800();
+    const uint64_t l1 = m.timing.l1_bytes_per_clock, rate = m.sm.mma_dense_bf16_flop_per_clock;
+    ASSERT_EQ(l1, 128u);
+    // m64n128k16: 2 * 64 * 128 * 16 flops at the SM's rate (64 cycles);
+    // its operands (2048 + 4096 bytes, 48 cycles) arrive in time.
+    EXPECT_EQ(cycles_each(128, false), 2 * 64 * 128 * 16 / rate);
+    // m64n8k16: 4 cycles of math, but A (64 rows of 32 bytes) and B (8
+    // rows) take 2304 / 128 = 18 cycles to read from shared memory.
+    EXPECT_EQ(cycles_each(8, false), (64 * 32 + 8 * 32) / l1);
+    // With A in registers only B is read: the math's 4 cycles bind again.
+    EXPECT_EQ(cycles_each(8, true), 2 * 64 * 8 * 16 / rate);
+    // A 2:4 sparse m64n64k32 does the products of K 16 (32 cycles, not
+    // 64); its B rows hold 64 bytes (64 * 64 / 128 = 32 cycles as well).
+    EXPECT_EQ(cycles_each(64, true, true), 2 * 64 * 64 * 16 / rate);
 }
 
 TEST(timing, a_bulk_copy_waited_on_an_mbarrier_takes_the_l2_latency_plus_the_tma_unit) {
