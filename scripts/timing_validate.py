@@ -129,6 +129,16 @@ def mma_sync(ptxsim, kernel, warps, steps=64):
     return 100 * 2 * 16 * 8 * 16 * 32 * steps * warps / (cycles * rate)
 
 
+def per_sm_rate(ptxsim, kernel, per_thread_iteration=256, threads=128, steps=8):
+    """Results per clock on one SM of `kernel` (steps x per_thread_iteration
+    independent operations per thread)."""
+    rep, out = prof(ptxsim, {
+        "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
+        "launches": [{"kernel": kernel, "grid": 1, "block": threads, "args": [{"buffer": "out"}, {"u32": steps}]}],
+        "read": ["out"]})
+    return threads * per_thread_iteration * steps / u64s(out["out"])[0]
+
+
 def bar_sync(ptxsim, threads, steps=64):
     rep, out = prof(ptxsim, {
         "buffers": {"out": {"type": "u64", "count": 4, "init": {"fill": 0}}},
@@ -206,6 +216,10 @@ def main():
                  "Luo et al. IPDPS'24 (secondary transcription, unconfirmed), H800 PCIe"))
     rows.append(("wgmma m64n128k32 e4m3, zero data, % of the SM's peak", wgmma(a.ptxsim, "e4m3"), 95.7, "",
                  "Luo et al.: 1448 of 1513 TOPS (unconfirmed), H800 PCIe"))
+    rows.append(("independent FFMA, 4 warps of 8 chains, results per clock per SM", per_sm_rate(a.ptxsim, "ffma_throughput"), 128.0, "",
+                 "NVIDIA H100 SXM datasheet, FP32 67 TFLOPS at 1.98 GHz on 132 SMs (also the model's own input)"))
+    rows.append(("independent IMAD, 4 warps of 8 chains, results per clock per SM", per_sm_rate(a.ptxsim, "imad_throughput"), 64.0, "",
+                 "CUDA C++ Programming Guide throughput table, compute capability 9.0 (also the model's own input)"))
     luo = "Luo et al. IPDPS'24 (secondary transcription, unconfirmed), H800 PCIe"
     for n, want in ((64, 95.1), (32, 63.1), (16, 37.9), (8, 20.9)):
         rows.append((f"wgmma m64n{n}k16 f16, A and B in shared memory, zero data, % of the SM's peak",

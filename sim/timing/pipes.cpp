@@ -34,14 +34,26 @@ issue_class classify(const isa::exec_instruction& ins, const models::timing_conf
     case isa::timing_class::alu:
     case isa::timing_class::fma:
         if (ins.type == data_type::f64) set(pipe::fp64, m.fp64_latency, m.fp64_interval);
-        else if (row.timing == isa::timing_class::fma || is_float(ins.type)) set(pipe::fma, m.fma_latency, m.fma_interval);
+        else if (is_float(ins.type)) set(pipe::fma, m.fma_latency, m.fma_interval);
+        // Integer mad (IMAD) runs on the FMA pipe at the integer rate
+        // (CUDA's throughput table: half the FP32 rate on compute 9.0).
+        else if (row.timing == isa::timing_class::fma) set(pipe::fma, m.fma_latency, m.alu_interval);
         else set(pipe::alu, m.alu_latency, m.alu_interval);
         break;
     case isa::timing_class::sfu:
         if (ins.type == data_type::f64) set(pipe::fp64, m.fp64_latency, m.fp64_interval);
         else set(pipe::sfu, m.sfu_latency, m.sfu_interval);
         break;
-    case isa::timing_class::conv: set(pipe::sfu, m.sfu_latency, m.sfu_interval); break;
+    case isa::timing_class::conv:
+        // Between integer types cvt is no conversion on the GPU: ptxas
+        // makes it a move, a shift or a byte permute (cvt.u64.u32 sets the
+        // high word to zero), all integer-ALU work. Conversions to or from
+        // a floating type go to the conversion unit.
+        if (is_float(ins.type) || is_float(ins.type2) || ins.type == data_type::f64 || ins.type2 == data_type::f64)
+            set(pipe::sfu, m.sfu_latency, m.sfu_interval);
+        else
+            set(pipe::alu, m.alu_latency, m.alu_interval);
+        break;
     case isa::timing_class::warp: set(pipe::warp, m.warp_latency, m.alu_interval); break;
     case isa::timing_class::mem:
     case isa::timing_class::atom:

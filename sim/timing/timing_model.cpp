@@ -83,6 +83,7 @@ void timing_model::launch_begin(const launch_event& e) {
     for (auto& sm : sms_) {
         sm.slot_used.assign(m_.sm.max_warps, false);
         sm.pipe_free.assign(m_.sm.sub_partitions, {});
+        sm.tensor_free.assign(m_.sm.sub_partitions, 0);
         sm.last_slot.assign(m_.sm.sub_partitions, 0);
     }
     // The L1 is what the shared-memory carve-out leaves of the unified array.
@@ -416,9 +417,15 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
         const uint64_t math = 2 * 64 * n * k / std::max<uint64_t>(rate, 1);
         const uint64_t l1 = std::max<uint32_t>(m_.timing.l1_bytes_per_clock, 1);
         const uint64_t busy = std::max<uint64_t>({1, math, (c.operand_bytes + l1 - 1) / l1});
-        auto& free = sm.pipe_free[w.sub][static_cast<size_t>(pipe::wgmma)];
-        const uint64_t start = std::max(t, free - std::min<uint64_t>(free, c.interval));
-        free = start + busy;
+        // Issuing does not wait for the tensor core: wgmma is asynchronous,
+        // and the sub-partition's tensor core runs the wgmmas in the order
+        // they were issued, whichever warp issued them. So a warpgroup's
+        // batch runs back to back, and another warpgroup's batch issued
+        // meanwhile runs after it (the ping-pong of two consumer
+        // warpgroups) rather than interleaved with it.
+        auto& queue = sm.tensor_free[w.sub];
+        const uint64_t start = std::max(t, queue);
+        queue = start + busy;
         w.open_group = std::max(w.open_group, start + busy + m_.timing.wgmma_tail);
         cur_->tensor_busy_cycles += busy;
         ready = t + 1;

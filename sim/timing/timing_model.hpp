@@ -202,6 +202,7 @@ private:
         uint32_t ctas = 0;
         std::vector<bool> slot_used;
         std::vector<std::array<uint64_t, static_cast<size_t>(pipe::count)>> pipe_free; // per sub-partition
+        std::vector<uint64_t> tensor_free;       // per sub-partition: when its tensor core has done the wgmmas queued so far
         std::vector<uint32_t> last_slot;         // per sub-partition: the warp slot that issued last (round robin)
         uint64_t lsu_free = 0;
         uint64_t resident_warps = 0;

@@ -35,6 +35,18 @@ TEST(timing, a_dependent_ffma_chain_costs_its_latency_per_instruction) {
     EXPECT_EQ(b.p.warp_instructions - a.p.warp_instructions, 128u);
 }
 
+TEST(timing, integer_cvt_is_alu_work_and_a_float_cvt_goes_to_the_conversion_unit) {
+    const std::string ints = "cvt.u64.u32 %rd1, %r1;\ncvt.u32.u64 %r1, %rd1;\n"; // ptxas: moves
+    const std::string floats = "cvt.rn.f32.u32 %f1, %r1;\ncvt.rzi.u32.f32 %r1, %f1;\n";
+    auto a = run("mov.u32 %r1, 3;\n" + repeat(ints, 8));
+    auto b = run("mov.u32 %r1, 3;\n" + repeat(ints, 40));
+    auto c = run("mov.u32 %r1, 3;\n" + repeat(floats, 8));
+    auto d = run("mov.u32 %r1, 3;\n" + repeat(floats, 40));
+    ASSERT_TRUE(a.ok && b.ok && c.ok && d.ok);
+    EXPECT_EQ(b.p.cycles - a.p.cycles, 64u * h800().timing.alu_latency);
+    EXPECT_EQ(d.p.cycles - c.p.cycles, 64u * h800().timing.sfu_latency);
+}
+
 TEST(timing, independent_ffmas_issue_at_the_pipes_interval) {
     const std::string four = "fma.rn.f32 %f1, %f5, %f6, %f7;\nfma.rn.f32 %f2, %f5, %f6, %f7;\n"
                              "fma.rn.f32 %f3, %f5, %f6, %f7;\nfma.rn.f32 %f4, %f5, %f6, %f7;\n";
