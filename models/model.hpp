@@ -53,7 +53,8 @@ struct shared_memory_config {
 struct l2_config {
     uint64_t size_bytes = 0;
     uint32_t partitions = 0;
-    double bandwidth_bytes_per_s = 0; // sectors served (hits and misses) by all slices together
+    double bandwidth_bytes_per_s = 0;      // sectors served (hits and misses) by all slices together, small footprints
+    double full_bandwidth_bytes_per_s = 0; // the same when the contents fill the whole L2 (both partitions)
 };
 
 struct dram_config {

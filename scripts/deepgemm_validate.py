@@ -27,12 +27,12 @@ import json
 import os
 import random
 import re
-import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import time
+
+from third_party_checkout import Skip, find_tool, require_checkouts, require_ptxsim, work_folder
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -172,19 +172,6 @@ def bf16_value(bits):
 
 
 # --- the run ---
-
-class Skip(Exception):
-    pass
-
-
-def find_tool(name, given):
-    if given:
-        return given if os.path.isfile(given) and os.access(given, os.X_OK) else None
-    for p in (f'/usr/local/cuda/bin/{name}',):
-        if os.access(p, os.X_OK):
-            return p
-    return shutil.which(name)
-
 
 def compile_shape(args, work, m, n, k, cfg):
     bm, bn, stages, mc, smem = cfg
@@ -328,7 +315,7 @@ def verify(work, m, n, k, a, b, sa, sb, ma, samples=3000, seed=7):
 def run_prof(args, launch, timeout):
     t0 = time.time()
     try:
-        r = subprocess.run([args.ptxsim, 'prof', '--json', '--lines', '5', launch],
+        r = subprocess.run([args.ptxsim, 'prof', '--json', '--lines', '5', '--model', args.model, launch],
                            capture_output=True, text=True, timeout=timeout,
                            cwd=os.path.dirname(launch))
     except subprocess.TimeoutExpired:
@@ -360,6 +347,7 @@ def main():
     ap.add_argument('--shapes', default=None,
                     help='shapes to run, "M,N,K" separated by spaces or ";" (default: all 18)')
     ap.add_argument('--ptxsim', default=os.path.join(REPO, 'build', 'tools', 'ptxsim'))
+    ap.add_argument('--model', default='h800', help='ptxsim prof --model: a bundled name or a model file (default h800)')
     ap.add_argument('--nvcc', default=None)
     ap.add_argument('--ptxas', default=None)
     ap.add_argument('--work', default=None, help='folder for generated files (default: a temp folder)')
@@ -370,27 +358,22 @@ def main():
     args = ap.parse_args()
 
     try:
-        if not args.deepgemm or not os.path.isfile(
-                os.path.join(args.deepgemm, 'deep_gemm', 'include', 'deep_gemm', 'fp8_gemm.cuh')):
-            raise Skip('--deepgemm does not name a DeepGEMM checkout (deep_gemm/include/deep_gemm/fp8_gemm.cuh)')
-        if not args.cutlass or not os.path.isfile(os.path.join(args.cutlass, 'include', 'cute', 'tensor.hpp')):
-            raise Skip('--cutlass does not name a CUTLASS checkout (include/cute/tensor.hpp)')
+        require_checkouts([('--deepgemm', args.deepgemm, 'deep_gemm/include/deep_gemm/fp8_gemm.cuh'),
+                           ('--cutlass', args.cutlass, 'include/cute/tensor.hpp')])
         args.nvcc = find_tool('nvcc', args.nvcc)
         if not args.nvcc:
             raise Skip('nvcc not found')
         args.ptxas = find_tool('ptxas', args.ptxas)
-        if not (os.path.isfile(args.ptxsim) and os.access(args.ptxsim, os.X_OK)):
-            raise Skip(f'ptxsim not found at {args.ptxsim}')
+        require_ptxsim(args.ptxsim)
     except Skip as e:
         print(f'deepgemm_validate: {e}')
         print('skipped')
         return 0
 
-    work_root = args.work or tempfile.mkdtemp(prefix='deepgemm-validate-')
-    if os.path.realpath(work_root).startswith(os.path.realpath(REPO) + os.sep):
+    work_root = work_folder(args.work, 'deepgemm-validate-')
+    if work_root is None:
         print('deepgemm_validate: --work must be outside the repository')
         return 2
-    os.makedirs(work_root, exist_ok=True)
     print(f'work folder: {work_root}', flush=True)
 
     status = 0

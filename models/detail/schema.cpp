@@ -51,6 +51,7 @@ const field table[] = {
     FIGURE("l2.size_mib", l2.size_bytes, 1, 4096, mib),
     FIGURE("l2.partitions", l2.partitions, 1, 64, 1),
     FIGURE("l2.bandwidth_gb_per_s", l2.bandwidth_bytes_per_s, 1, 1e6, 1000000000),
+    FIGURE("l2.full_bandwidth_gb_per_s", l2.full_bandwidth_bytes_per_s, 1, 1e6, 1000000000),
     FIGURE("dram.capacity_gib", dram.capacity_bytes, 1, 65536, gib),
     FIGURE("dram.bandwidth_gb_per_s", dram.bandwidth_bytes_per_s, 1, 1e6, 1000000000),
     FIGURE("timing.scheduler_policy", timing.scheduler_policy, 0, 1, 1),

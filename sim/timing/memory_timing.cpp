@@ -27,15 +27,19 @@ double dram_bytes_per_cycle(const models::gpu_model& m) {
 
 memory_timing::memory_timing(const models::gpu_model& m)
     : t_(m.timing), l2_(m.l2.size_bytes), dram_(dram_bytes_per_cycle(m), calendar_bucket_cycles),
-      l2_bandwidth_(m.l2.bandwidth_bytes_per_s / (m.clock_mhz * 1e6), calendar_bucket_cycles) {}
+      l2_bandwidth_(m.l2.bandwidth_bytes_per_s / (m.clock_mhz * 1e6), calendar_bucket_cycles),
+      full_share_(m.l2.full_bandwidth_bytes_per_s > 0 ? m.l2.bandwidth_bytes_per_s / m.l2.full_bandwidth_bytes_per_s : 1) {}
+
+double memory_timing::l2_far_share() const {
+    const double half = static_cast<double>(l2_.capacity_bytes()) / 2;
+    return std::clamp((static_cast<double>(l2_.resident_bytes()) - half) / half, 0.0, 1.0);
+}
 
 // Near while the L2's contents fit in one partition (each SM's data is
 // served from the partition beside it), then rising linearly to the far
 // latency as the footprint fills the other half.
 uint64_t memory_timing::l2_latency() const {
-    const double half = static_cast<double>(l2_.capacity_bytes()) / 2;
-    const double over = std::clamp((static_cast<double>(l2_.resident_bytes()) - half) / half, 0.0, 1.0);
-    return t_.l2_near_latency + static_cast<uint64_t>(over * (double(t_.l2_far_latency) - t_.l2_near_latency) + 0.5);
+    return t_.l2_near_latency + static_cast<uint64_t>(l2_far_share() * (double(t_.l2_far_latency) - t_.l2_near_latency) + 0.5);
 }
 
 // Shared memory serves a warp in phases of 128 bytes: all 32 lanes at once
@@ -101,8 +105,12 @@ const std::vector<uint64_t>& memory_timing::sectors_of(const std::vector<lane_ac
 
 uint64_t memory_timing::from_l2(uint64_t addr, uint64_t now, bool store, sector_cache::priority p) {
     ++c_.l2_sectors;
-    // The L2's slices together serve the model's bandwidth: past it, sectors queue.
-    now = static_cast<uint64_t>(l2_bandwidth_.reserve(now, sector_cache::sector_bytes));
+    // The L2's slices together serve the model's bandwidth: past it, sectors
+    // queue. It falls as the contents spill into the far partition (RRZE's
+    // H200 curve), as the latency rises: a sector then takes the calendar's
+    // time of more bytes, up to full_share_ times its own at a full L2.
+    const double cost = sector_cache::sector_bytes * (1 + l2_far_share() * (full_share_ - 1));
+    now = static_cast<uint64_t>(l2_bandwidth_.reserve(now, cost));
     const uint64_t l2 = l2_latency();
     if (l2_.access(addr, true, p)) {
         ++c_.l2_hits;

@@ -77,6 +77,9 @@ public:
 private:
     uint64_t shared_access(uint64_t now, const std::vector<lane_access>& lanes);
     uint64_t l2_latency() const;
+    // How far the L2's contents have spilled into the far partition: 0 while
+    // they fit in one half, 1 when they fill the whole L2.
+    double l2_far_share() const;
     // When one 32-byte sector missing the L1 is back from the L2 or HBM.
     uint64_t from_l2(uint64_t addr, uint64_t now, bool store, sector_cache::priority p = sector_cache::priority::normal);
     // Fills sectors_ (kept, so a memory instruction allocates nothing).
@@ -90,6 +93,7 @@ private:
     sector_cache l2_;
     bandwidth_calendar dram_;
     bandwidth_calendar l2_bandwidth_; // every sector the L2 serves, hit or miss
+    double full_share_ = 1;           // l2.bandwidth over l2.full_bandwidth: a sector's cost at a full L2
     uint32_t extra_ = 0;
     memory_counters c_;
 };

@@ -88,7 +88,7 @@ TEST(bundled_models, every_figure_has_a_source_and_unconfirmed_ones_say_so) {
     // pipe's interval follows from NVIDIA's FP32 peak instead).
     EXPECT_EQ(unconfirmed,
               (std::vector<std::string>{"sm.max_threads_per_cta", "sm.registers_per_cta", "shared_memory.default_per_cta_kib",
-                                        "l2.size_mib", "l2.partitions", "l2.bandwidth_gb_per_s", "dram.capacity_gib", "timing.alu_latency",
+                                        "l2.size_mib", "l2.partitions", "l2.bandwidth_gb_per_s", "l2.full_bandwidth_gb_per_s", "dram.capacity_gib", "timing.alu_latency",
                                         "timing.alu_interval", "timing.fma_latency", "timing.fp64_latency",
                                         "timing.fp64_interval", "timing.sfu_latency", "timing.sfu_interval", "timing.warp_latency",
                                         "timing.mma_latency", "timing.mma_interval", "timing.wgmma_tail", "timing.barrier_latency",
