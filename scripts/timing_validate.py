@@ -27,7 +27,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE = os.path.join(ROOT, "kernels", "timing", "ubench.sm_90a.ptx")
 
 
-def prof(ptxsim, launch, model="h800"):
+# The model prof runs under unless a row names one, and what runs a launch
+# file instead of ptxsim prof: scripts/timing-vs-gpu sets RUNNER to run the
+# same launch files on a GPU (it returns no report: only the clock64 rows,
+# which read their outputs, can run that way).
+MODEL = "h800"
+RUNNER = None
+
+
+def prof(ptxsim, launch, model=None):
     """Runs a launch file under ptxsim prof; returns the JSON report and the
     output buffers' bytes (the files it wrote are removed)."""
     with tempfile.TemporaryDirectory(prefix="ptxsim_ubench_") as work:
@@ -37,14 +45,19 @@ def prof(ptxsim, launch, model="h800"):
         path = os.path.join(work, "launch.json")
         with open(path, "w") as f:
             json.dump(launch, f)
-        r = subprocess.run([ptxsim, "prof", "--json", "--model", model, path], capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit(f"ptxsim prof failed ({r.returncode}):\n{r.stderr}")
+        report = None
+        if RUNNER is not None:
+            RUNNER(path)
+        else:
+            r = subprocess.run([ptxsim, "prof", "--json", "--model", model or MODEL, path], capture_output=True, text=True)
+            if r.returncode != 0:
+                sys.exit(f"ptxsim prof failed ({r.returncode}):\n{r.stderr}")
+            report = json.loads(r.stdout)
         data = {}
         for name, p in outputs.items():
             with open(p, "rb") as f:
                 data[name] = f.read()
-        return json.loads(r.stdout), data
+        return report, data
 
 
 def u64s(b):
