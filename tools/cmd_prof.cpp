@@ -46,11 +46,13 @@ void registers_from_ptxas(sim::launch_file& f) {
         for (const auto& [name, n] : sim::timing::ptxas_registers(ptxas, module, why)) regs.emplace(name, n);
         if (!why.empty()) std::cerr << "ptxsim prof: warning: " << why << "; its kernels' registers are estimated from the PTX\n";
     }
+    std::set<std::string> said; // one note per kernel, however many launches it has
     for (auto& l : f.launches)
         if (l.registers_per_thread == 0)
             if (auto it = regs.find(l.kernel); it != regs.end() && it->second) {
                 l.registers_per_thread = it->second;
-                std::cerr << fmt::format("ptxsim prof: note: {}: {} registers per thread (ptxas -v)\n", l.kernel, it->second);
+                if (said.insert(l.kernel).second)
+                    std::cerr << fmt::format("ptxsim prof: note: {}: {} registers per thread (ptxas -v)\n", l.kernel, it->second);
             }
 }
 

@@ -45,11 +45,15 @@ TEST(prof_cli, registers_come_from_ptxas_when_it_is_found) {
     auto r = run_ptxsim("prof --lines 0 '" + saxpy + "'");
     ASSERT_EQ(r.status, 0) << r.err;
     if (find_tool("ptxas").empty()) {
-        EXPECT_NE(r.err.find("ptxsim prof: note: ptxas not found"), std::string::npos) << r.err;
-        GTEST_SKIP() << "ptxas not found: the registers ptxas allocates were not asked for (the note above was checked)";
+        EXPECT_NE(r.err.find("ptxsim prof: warning: ptxas not found"), std::string::npos) << r.err;
+        GTEST_SKIP() << "ptxas not found: the registers ptxas allocates were not asked for (the warning above was checked)";
     }
     EXPECT_EQ(r.err, "ptxsim prof: note: saxpy: 14 registers per thread (ptxas -v)\n");
     EXPECT_NE(r.out.find("launch__registers_per_thread                                   14"), std::string::npos) << r.out;
+    // Two launches of one kernel: one note.
+    auto twice = run_ptxsim("prof --lines 0 '" + source_dir() + "/kernels/reduce_shared/launch.json'");
+    ASSERT_EQ(twice.status, 0) << twice.err;
+    EXPECT_EQ(twice.err, "ptxsim prof: note: reduce_shared: 12 registers per thread (ptxas -v)\n");
     // The launch file's own count wins, and ptxas is not asked: 128 registers,
     // 4,096 a warp, 4 warps a sub-partition, 16 an SM: 4 CTAs of 4 warps.
     const std::string f = saxpy_with("ptxsim_prof_regs.json", "\"registers_per_thread\": 128, ");
