@@ -13,7 +13,7 @@ namespace {
 // The 128 bytes of a {"tensormap"} value (cuTensorMapEncodeTiled or
 // cuTensorMapEncodeIm2col over the buffer's address), or why the driver
 // would refuse the parameters.
-std::string encode_tensormap(const tensormap_spec& t, uint64_t address, std::vector<uint8_t>& out) {
+std::string encode_tensormap(const tensormap_spec& t, uint64_t address, const arg_addresses& at, std::vector<uint8_t>& out) {
     const uint32_t rank = static_cast<uint32_t>(t.dims.size());
     if (!t.im2col && t.box.size() != rank) return fmt::format("\"box\" has {} entries for {} dimensions", t.box.size(), rank);
     if (t.im2col && (rank < 3 || rank > 5)) return fmt::format("an im2col tensor map has rank 3, 4 or 5 (not {})", rank);
@@ -24,24 +24,35 @@ std::string encode_tensormap(const tensormap_spec& t, uint64_t address, std::vec
         return fmt::format("\"element_strides\" has {} entries for {} dimensions", t.element_strides.size(), rank);
     if (!t.strides.empty() && t.strides.size() + 1 != rank)
         return fmt::format("\"strides\" has {} entries; a rank-{} tensor has {} (dimension 1 and up)", t.strides.size(), rank, rank - 1);
-    isa::tma_type type = *isa::tma_type_named(t.type);
+    tensormap_params p;
+    p.type = *isa::tma_type_named(t.type);
+    p.rank = rank;
+    p.address = address;
+    p.dims = t.dims;
     isa::tensor_map probe;
-    probe.type = type;
-    std::vector<uint64_t> strides = t.strides;
-    if (strides.empty()) // dense: each dimension follows the previous one
-        for (uint32_t i = 1; i < rank; ++i) strides.push_back((i == 1 ? probe.element_bytes() : strides.back()) * t.dims[i - 1]);
-    std::vector<uint32_t> es = t.element_strides;
-    es.resize(rank, 1);
-    std::vector<uint32_t> box(t.box.begin(), t.box.end());
+    probe.type = p.type;
+    p.strides = t.strides;
+    if (p.strides.empty()) // dense: each dimension follows the previous one
+        for (uint32_t i = 1; i < rank; ++i) p.strides.push_back((i == 1 ? probe.element_bytes() : p.strides.back()) * t.dims[i - 1]);
+    p.element_strides = t.element_strides;
+    p.element_strides.resize(rank, 1);
+    p.box.assign(t.box.begin(), t.box.end());
+    p.im2col = t.im2col;
+    p.lower_corner = t.lower_corner;
+    p.upper_corner = t.upper_corner;
+    p.channels_per_pixel = t.channels_per_pixel;
+    p.pixels_per_column = t.pixels_per_column;
+    p.swizzle = *isa::tma_swizzle_named(t.swizzle);
+    p.l2 = static_cast<isa::tma_l2_promotion>(t.l2_promotion);
+    p.oob = t.nan_fill ? isa::tma_oob_fill::nan_request_zero_fma : isa::tma_oob_fill::zero;
+    if (at.tensormap) return at.tensormap(p, out);
     isa::tensor_map_bytes bytes;
-    const auto swizzle = *isa::tma_swizzle_named(t.swizzle);
-    const auto l2 = static_cast<isa::tma_l2_promotion>(t.l2_promotion);
-    const auto oob = t.nan_fill ? isa::tma_oob_fill::nan_request_zero_fma : isa::tma_oob_fill::zero;
     std::string problem =
-        t.im2col ? isa::encode_im2col(bytes, type, rank, address, t.dims.data(), strides.data(), t.lower_corner.data(), t.upper_corner.data(),
-                                      t.channels_per_pixel, t.pixels_per_column, es.data(), isa::tma_interleave::none, swizzle, l2, oob)
-                 : isa::encode_tiled(bytes, type, rank, address, t.dims.data(), strides.data(), box.data(), es.data(),
-                                     isa::tma_interleave::none, swizzle, l2, oob);
+        p.im2col ? isa::encode_im2col(bytes, p.type, rank, address, p.dims.data(), p.strides.data(), p.lower_corner.data(),
+                                      p.upper_corner.data(), p.channels_per_pixel, p.pixels_per_column, p.element_strides.data(),
+                                      isa::tma_interleave::none, p.swizzle, p.l2, p.oob)
+                 : isa::encode_tiled(bytes, p.type, rank, address, p.dims.data(), p.strides.data(), p.box.data(), p.element_strides.data(),
+                                     isa::tma_interleave::none, p.swizzle, p.l2, p.oob);
     out.assign(bytes.begin(), bytes.end());
     return problem;
 }
@@ -101,7 +112,7 @@ std::string encode_arg(const arg_spec& a, const arg_addresses& at, encoded_arg& 
         return "";
     case arg_spec::kind::tensormap:
         out.align = 128; // CUDA 13 declares CUtensorMap alignas(128)
-        if (std::string problem = encode_tensormap(a.tmap, at.buffers.at(a.buffer) + a.offset, out.bytes); !problem.empty())
+        if (std::string problem = encode_tensormap(a.tmap, at.buffers.at(a.buffer) + a.offset, at, out.bytes); !problem.empty())
             return a.where + ": " + problem;
         return "";
     case arg_spec::kind::structure: {

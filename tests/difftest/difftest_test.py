@@ -4,9 +4,11 @@ scripts/ptxgen.py makes legal, reproducible programs that run on ptxsim;
 scripts/difftest finds no mismatch between ptxsim configurations, finds
 and reduces the mismatch of a fake GPU with a known bug; ptxsim-gpu
 without a driver, and with bad input, exits 2 with a clear message.
-Environment: PTXSIM (the ptxsim binary), PTXSIM_SOURCE_DIR, and
-PTXSIM_GPU when ptxsim-gpu was built."""
+Environment: PTXSIM (the ptxsim binary), PTXSIM_SOURCE_DIR, PTXSIM_GPU
+when ptxsim-gpu was built, and PTXSIM_DRIVER (ptxsim's own libcuda.so.1),
+on which ptxsim-gpu's --times, --warmup and tensor maps are tested."""
 import io
+import json
 import os
 import re
 import shutil
@@ -19,6 +21,7 @@ from contextlib import redirect_stderr
 ROOT = os.environ.get('PTXSIM_SOURCE_DIR', os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 PTXSIM = os.environ.get('PTXSIM', os.path.join(ROOT, 'build', 'tools', 'ptxsim'))
 GPU = os.environ.get('PTXSIM_GPU', '')
+DRIVER = os.environ.get('PTXSIM_DRIVER', '')
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
 import ptxgen  # noqa: E402
 
@@ -218,7 +221,55 @@ class GpuRunner(unittest.TestCase):
         self.assertEqual(r.stderr, '%s: error: texture and surface objects are not supported by ptxsim-gpu yet\n'
                          % os.path.join(ROOT, 'kernels', 'texture_sample', 'launch.json'))
 
+    def need_driver(self):
+        if not DRIVER or not os.path.exists(DRIVER):
+            self.skipTest("ptxsim's own libcuda.so.1 was not built")
+
+    def test_times_and_warmup_on_ptxsims_driver(self):
+        self.need_driver()
+        with tempfile.TemporaryDirectory() as d:
+            times = os.path.join(d, 'times.json')
+            # saxpy updates y in place: the warm-ups' updates must be undone.
+            r = run([GPU, '--libcuda', DRIVER, '--times', times, '--warmup', '2', self.saxpy])
+            self.assertEqual((r.returncode, r.stdout), (0, 'y: all 1000 elements match\n'), r.stderr)
+            got = json.loads(read(times))
+            self.assertEqual(got['device'], 'NVIDIA H800 (ptxsim)')
+            self.assertEqual([(x['kernel'], x['where']) for x in got['launches']], [('saxpy', 'launches[0]')])
+            x = got['launches'][0]
+            self.assertTrue(0 <= x['start_us'] <= x['end_us'], x)
+            self.assertAlmostEqual(x['us'], x['end_us'] - x['start_us'], places=6)
+            self.assertEqual(os.listdir(d), ['times.json'])
+
+    def test_times_under_prof_read_the_models_time_line(self):
+        self.need_driver()
+        with tempfile.TemporaryDirectory() as d:
+            times, report = os.path.join(d, 'times.json'), os.path.join(d, 'report.json')
+            r = run([PTXSIM, 'prof', '--model', 'h200', '--json', '--report', report, GPU, '--times', times, self.saxpy])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            launch = json.loads(read(report))[0]
+            m = launch['metrics']
+            x = json.loads(read(times))['launches'][0]
+            # The start event is recorded at the run's cycle 0; the kernel
+            # ends after the launch overhead and its own cycles.
+            cycles = m['ptxsim__launch_overhead_cycles'] + m['gpc__cycles_elapsed.max']
+            clock_mhz = m['gpc__cycles_elapsed.max'] / m['gpu__time_duration.sum'] * 1e3
+            self.assertAlmostEqual(x['us'], cycles / clock_mhz, delta=0.01)
+
+    def test_tensor_maps_are_encoded_by_the_driver(self):
+        self.need_driver()
+        launch = os.path.join(ROOT, 'kernels', 'fp8_wgmma_gemm', 'launch.json')
+        r = run([GPU, '--libcuda', DRIVER, launch])
+        self.assertEqual((r.returncode, r.stdout), (0, 'c: all 65536 elements match\n'), r.stderr)
+
+    def test_times_path_that_cannot_be_written(self):
+        self.need_driver()
+        r = run([GPU, '--libcuda', DRIVER, '--times', '/nonexistent/dir/times.json', self.saxpy])
+        self.assertEqual((r.returncode, r.stdout), (2, ''))
+        self.assertEqual(r.stderr, 'ptxsim-gpu: --times: cannot write /nonexistent/dir/times.json.tmp: No such file or directory\n')
+
     def test_usage_errors(self):
+        r = run([GPU, '--warmup', '-1', self.saxpy])
+        self.assertEqual((r.returncode, r.stderr), (2, "ptxsim-gpu: --warmup takes a count from 0 to 9999, not '-1'\n"))
         r = run([GPU])
         self.assertEqual(r.returncode, 2)
         self.assertTrue(r.stderr.startswith('ptxsim-gpu: expected exactly one launch file\n'))

@@ -45,10 +45,21 @@ std::string open_cuda_driver(const std::string& library, cuda_driver& out) {
     get(out.mem_free, "cuMemFree_v2");
     get(out.memcpy_htod, "cuMemcpyHtoD_v2");
     get(out.memcpy_dtoh, "cuMemcpyDtoH_v2");
+    get(out.memcpy_dtod, "cuMemcpyDtoD_v2");
     get(out.func_set_attribute, "cuFuncSetAttribute");
     get(out.launch_kernel, "cuLaunchKernel");
     get(out.launch_cooperative_kernel, "cuLaunchCooperativeKernel");
     get(out.launch_kernel_ex, "cuLaunchKernelEx", false);
+    get(out.event_create, "cuEventCreate");
+    get(out.event_record, "cuEventRecord");
+    get(out.event_synchronize, "cuEventSynchronize");
+    // CUDA 12.8 added the _v2 entry point that cuda.h now maps the name to;
+    // older drivers export only the first, with the same arguments.
+    get(out.event_elapsed_time, "cuEventElapsedTime_v2", false);
+    if (!out.event_elapsed_time) get(out.event_elapsed_time, "cuEventElapsedTime");
+    get(out.event_destroy, "cuEventDestroy_v2");
+    get(out.tensor_map_encode_tiled, "cuTensorMapEncodeTiled", false);
+    get(out.tensor_map_encode_im2col, "cuTensorMapEncodeIm2col", false);
     get(out.get_error_string, "cuGetErrorString");
     get(out.get_error_name, "cuGetErrorName");
     if (!missing.empty()) return "CUDA driver " + library + " lacks " + missing + " (a driver from CUDA 11 or later is needed)";

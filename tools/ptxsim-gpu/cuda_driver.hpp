@@ -32,10 +32,18 @@ struct cuda_driver {
     decltype(&::cuMemFree_v2) mem_free = nullptr;
     decltype(&::cuMemcpyHtoD_v2) memcpy_htod = nullptr;
     decltype(&::cuMemcpyDtoH_v2) memcpy_dtoh = nullptr;
+    decltype(&::cuMemcpyDtoD_v2) memcpy_dtod = nullptr;
     decltype(&::cuFuncSetAttribute) func_set_attribute = nullptr;
     decltype(&::cuLaunchKernel) launch_kernel = nullptr;
     decltype(&::cuLaunchCooperativeKernel) launch_cooperative_kernel = nullptr;
     decltype(&::cuLaunchKernelEx) launch_kernel_ex = nullptr; // CUDA 12.0+; null on older drivers (clusters refused then)
+    decltype(&::cuEventCreate) event_create = nullptr;          // --times: kernels timed by CUDA events
+    decltype(&::cuEventRecord) event_record = nullptr;
+    decltype(&::cuEventSynchronize) event_synchronize = nullptr;
+    decltype(&::cuEventElapsedTime) event_elapsed_time = nullptr;
+    decltype(&::cuEventDestroy_v2) event_destroy = nullptr;
+    decltype(&::cuTensorMapEncodeTiled) tensor_map_encode_tiled = nullptr;   // CUDA 12.0+; null on older drivers
+    decltype(&::cuTensorMapEncodeIm2col) tensor_map_encode_im2col = nullptr;
     decltype(&::cuGetErrorString) get_error_string = nullptr;
     decltype(&::cuGetErrorName) get_error_name = nullptr;
 

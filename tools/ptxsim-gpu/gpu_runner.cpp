@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -10,18 +11,17 @@
 #include "sim/device.hpp"
 #include "sim/launch_args.hpp"
 #include "sim/launch_results.hpp"
+#include "tools/ptxsim-gpu/launch_times.hpp"
 
 namespace ptxsim::gpu {
 namespace {
 
 // Why a value cannot be reproduced on the GPU by this runner, or "".
-// Tensor maps are the driver's own opaque format (ptxsim encodes its model
-// of it); textures, surfaces and multicast objects need driver objects
-// this runner does not create yet.
+// Textures, surfaces and multicast objects need driver objects this runner
+// does not create yet. (Tensor maps are encoded by the driver: gpu_tensormap.)
 std::string unsupported(const sim::arg_spec& a) {
     using k = sim::arg_spec::kind;
     switch (a.k) {
-    case k::tensormap: return a.where + ": tensor map values are not supported by ptxsim-gpu yet";
     case k::texture:
     case k::surface: return a.where + ": texture and surface objects are not supported by ptxsim-gpu yet";
     case k::multicast: return a.where + ": multicast objects are not supported by ptxsim-gpu yet";
@@ -39,6 +39,38 @@ sim::arg_addresses placeholder_addresses(const sim::launch_file& f) {
     uint64_t next = 0x10000;
     for (const auto& b : f.buffers) at.buffers[b.name] = next += 0x10000;
     return at;
+}
+
+// A tensor map value encoded by the GPU's driver, with the parameters
+// ptxsim's encoder was given (and accepted, in plan_launch_file): the
+// driver's 128 bytes are its own format. ptxsim's enums are CUDA's, value
+// for value (isa/tensor_map.hpp).
+static_assert(int(isa::tma_type::bf16) == CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 && int(isa::tma_type::u6x16_16b) == CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B);
+static_assert(int(isa::tma_swizzle::b128) == CU_TENSOR_MAP_SWIZZLE_128B && int(isa::tma_swizzle::b128_atom_64b) == CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B);
+static_assert(int(isa::tma_l2_promotion::b256) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+static_assert(int(isa::tma_oob_fill::nan_request_zero_fma) == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA);
+std::function<std::string(const sim::tensormap_params&, std::vector<uint8_t>&)> gpu_tensormap(const cuda_driver& cu) {
+    return [&cu](const sim::tensormap_params& p, std::vector<uint8_t>& out) -> std::string {
+        if (!cu.tensor_map_encode_tiled || !cu.tensor_map_encode_im2col)
+            return "this CUDA driver has no cuTensorMapEncodeTiled/Im2col (CUDA 12.0+), needed for tensor maps";
+        CUtensorMap map;
+        std::vector<cuuint64_t> dims(p.dims.begin(), p.dims.end()), strides(p.strides.begin(), p.strides.end());
+        std::vector<cuuint32_t> box(p.box.begin(), p.box.end()), es(p.element_strides.begin(), p.element_strides.end());
+        const auto type = static_cast<CUtensorMapDataType>(p.type);
+        const auto swizzle = static_cast<CUtensorMapSwizzle>(p.swizzle);
+        const auto l2 = static_cast<CUtensorMapL2promotion>(p.l2);
+        const auto oob = static_cast<CUtensorMapFloatOOBfill>(p.oob);
+        void* address = reinterpret_cast<void*>(static_cast<uintptr_t>(p.address));
+        CUresult r = p.im2col ? cu.tensor_map_encode_im2col(&map, type, p.rank, address, dims.data(), strides.data(), p.lower_corner.data(),
+                                                            p.upper_corner.data(), p.channels_per_pixel, p.pixels_per_column, es.data(),
+                                                            CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2, oob)
+                              : cu.tensor_map_encode_tiled(&map, type, p.rank, address, dims.data(), strides.data(), box.data(), es.data(),
+                                                           CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2, oob);
+        if (r) return std::string(p.im2col ? "cuTensorMapEncodeIm2col" : "cuTensorMapEncodeTiled") + ": " + cu.describe(r);
+        const auto* bytes = reinterpret_cast<const uint8_t*>(&map);
+        out.assign(bytes, bytes + sizeof map);
+        return "";
+    };
 }
 
 bool is_kernel_fault(CUresult r) {
@@ -170,6 +202,7 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
     if (loaded) return fail("cuModuleLoadData", loaded);
 
     sim::arg_addresses at;
+    at.tensormap = gpu_tensormap(cu);
     std::map<std::string, CUdeviceptr> addr;
     for (const auto& b : f.buffers) {
         parser::diagnostics d;
@@ -219,10 +252,43 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
         if (CUresult r = cu.memcpy_htod(p, e.bytes.data(), e.bytes.size())) return fail("cuMemcpyHtoD", r);
     }
 
+    // --warmup: every buffer's bytes copied aside and back around a launch's warm-up runs.
+    std::map<std::string, CUdeviceptr> saved;
+    auto save_buffers = [&]() -> int {
+        for (const auto& b : f.buffers) {
+            const size_t bytes = b.count * b.elem_bytes;
+            if (!bytes) continue;
+            CUdeviceptr& p = saved[b.name];
+            if (!p)
+                if (CUresult r = cu.mem_alloc(&p, bytes)) return fail(fmt::format("--warmup: a copy of buffer '{}': cuMemAlloc", b.name), r);
+            if (CUresult r = cu.memcpy_dtod(p, addr.at(b.name), bytes)) return fail("--warmup: cuMemcpyDtoD", r);
+        }
+        return 0;
+    };
+    auto restore_buffers = [&]() -> int {
+        for (const auto& [name, p] : saved) {
+            const sim::buffer_spec* b = nullptr;
+            for (const auto& x : f.buffers)
+                if (x.name == name) b = &x;
+            if (CUresult r = cu.memcpy_dtod(addr.at(name), p, b->count * b->elem_bytes)) return fail("--warmup: cuMemcpyDtoD", r);
+        }
+        if (CUresult r = cu.ctx_synchronize()) return fail("--warmup: cuCtxSynchronize", r);
+        return 0;
+    };
+
     // The device heap is a context limit: set before the first launch and
     // whenever a launch names another size (which the driver refuses once a
     // kernel that calls malloc has run; ptxsim refuses it the same way).
     std::optional<uint64_t> heap_bytes;
+    std::optional<launch_times> timer;
+    if (!s.times_path.empty()) {
+        timer.emplace(cu, s.times_path);
+        if (!timer->error().empty()) {
+            err << "ptxsim-gpu: --times: " << timer->error() << '\n';
+            return 2;
+        }
+        if (CUresult r = timer->origin()) return fail("--times: cuEventRecord", r);
+    }
     for (const planned_launch& pl : plan.launches) {
         const sim::launch_spec& l = *pl.spec;
         CUfunction fn;
@@ -251,37 +317,76 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
             if (CUresult r = cu.func_set_attribute(fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1))
                 return fail(fmt::format("{}: non-portable cluster size", l.where), r);
         std::cout.flush(); // device printf comes out of the driver's own stream
-        CUresult r;
-        if (l.cluster.x != 0) {
-            if (!cu.launch_kernel_ex) {
+        auto launch = [&]() -> CUresult {
+            if (l.cluster.x != 0) {
+                if (!cu.launch_kernel_ex) return CUDA_ERROR_NOT_SUPPORTED; // said below
+                CUlaunchAttribute attrs[2] = {};
+                attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+                attrs[0].value.clusterDim.x = l.cluster.x;
+                attrs[0].value.clusterDim.y = l.cluster.y;
+                attrs[0].value.clusterDim.z = l.cluster.z;
+                attrs[1].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+                attrs[1].value.cooperative = l.cooperative ? 1 : 0;
+                CUlaunchConfig config = {};
+                config.gridDimX = l.grid.x, config.gridDimY = l.grid.y, config.gridDimZ = l.grid.z;
+                config.blockDimX = l.block.x, config.blockDimY = l.block.y, config.blockDimZ = l.block.z;
+                config.sharedMemBytes = l.shared_bytes;
+                config.attrs = attrs;
+                config.numAttrs = 2;
+                return cu.launch_kernel_ex(&config, fn, pointers.data(), nullptr);
+            }
+            if (l.cooperative)
+                return cu.launch_cooperative_kernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z, l.shared_bytes,
+                                                    nullptr, pointers.data());
+            return cu.launch_kernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z, l.shared_bytes, nullptr,
+                                    pointers.data(), nullptr);
+        };
+        auto refused = [&](CUresult r) {
+            if (r == CUDA_ERROR_NOT_SUPPORTED && l.cluster.x != 0 && !cu.launch_kernel_ex) {
                 err << "ptxsim-gpu: this CUDA driver has no cuLaunchKernelEx (CUDA 12.0+), needed for clusters\n";
                 return 2;
             }
-            CUlaunchAttribute attrs[2] = {};
-            attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-            attrs[0].value.clusterDim.x = l.cluster.x;
-            attrs[0].value.clusterDim.y = l.cluster.y;
-            attrs[0].value.clusterDim.z = l.cluster.z;
-            attrs[1].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
-            attrs[1].value.cooperative = l.cooperative ? 1 : 0;
-            CUlaunchConfig config = {};
-            config.gridDimX = l.grid.x, config.gridDimY = l.grid.y, config.gridDimZ = l.grid.z;
-            config.blockDimX = l.block.x, config.blockDimY = l.block.y, config.blockDimZ = l.block.z;
-            config.sharedMemBytes = l.shared_bytes;
-            config.attrs = attrs;
-            config.numAttrs = 2;
-            r = cu.launch_kernel_ex(&config, fn, pointers.data(), nullptr);
-        } else if (l.cooperative) {
-            r = cu.launch_cooperative_kernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z, l.shared_bytes, nullptr,
-                                             pointers.data());
-        } else {
-            r = cu.launch_kernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z, l.shared_bytes, nullptr,
-                                 pointers.data(), nullptr);
+            return fail(fmt::format("{}: launching '{}' was refused", l.where, pl.entry), r);
+        };
+        auto synchronize = [&](const char* what) -> int {
+            if (CUresult r = cu.ctx_synchronize())
+                // A fault leaves the context unusable: nothing more can be read back.
+                return fail(fmt::format("kernel fault in '{}' ({}{})", pl.entry, l.where, what), r, is_kernel_fault(r) ? 1 : 2);
+            return 0;
+        };
+        // Warm-up runs (--warmup), on buffers saved first and put back after,
+        // so that the launch that counts sees the bytes it would have seen.
+        if (s.warmup) {
+            if (int status = save_buffers()) return status;
+            for (uint32_t run = 0; run < s.warmup; ++run) {
+                if (CUresult r = launch()) return refused(r);
+                if (int status = synchronize(", a warm-up run")) return status;
+            }
+            if (int status = restore_buffers()) return status;
         }
-        if (r) return fail(fmt::format("{}: launching '{}' was refused", l.where, pl.entry), r);
-        if (CUresult r2 = cu.ctx_synchronize()) {
-            // A fault leaves the context unusable: nothing more can be read back.
-            return fail(fmt::format("kernel fault in '{}' ({})", pl.entry, l.where), r2, is_kernel_fault(r2) ? 1 : 2);
+        if (timer)
+            if (CUresult r = timer->before(pl.entry, l.where)) return fail("--times: cuEventRecord", r);
+        if (CUresult r = launch()) return refused(r);
+        if (timer) {
+            // Timed launches without warm-ups are queued back to back, as a
+            // program queues them; a fault shows at the synchronize after the last.
+            if (CUresult r = timer->after()) return fail("--times: cuEventRecord", r);
+            if (s.warmup)
+                if (int status = synchronize("")) return status;
+        } else if (int status = synchronize("")) {
+            return status;
+        }
+    }
+    if (timer) {
+        if (CUresult r = cu.ctx_synchronize())
+            return fail("kernel fault in one of the timed launches (--times queues them with no synchronize between; run without "
+                        "--times to find which)",
+                        r, is_kernel_fault(r) ? 1 : 2);
+        char name[256] = {};
+        cu.device_get_name(name, sizeof name, device);
+        if (std::string why = timer->write(name); !why.empty()) {
+            err << "ptxsim-gpu: --times: " << why << '\n';
+            return 2;
         }
     }
 
@@ -293,6 +398,7 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
         contents.emplace_back(b.name, std::move(data));
     }
     for (const auto& [name, p] : addr) cu.mem_free(p);
+    for (const auto& [name, p] : saved) cu.mem_free(p);
     cu.primary_ctx_release(device);
     if (!s.dump_dir.empty())
         if (std::string why = sim::dump_buffers(s.dump_dir, f, contents); !why.empty()) {

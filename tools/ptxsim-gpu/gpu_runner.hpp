@@ -34,13 +34,17 @@ struct gpu_plan {
 
 // Checks the file on the CPU: modules parse and validate, kernels exist,
 // arguments have the parameters' sizes, and nothing the GPU runner cannot
-// reproduce (textures, surfaces, multicast, tensor maps) is used. Messages
+// reproduce (textures, surfaces, multicast objects) is used; tensor maps are
+// encoded by the GPU's driver (cuTensorMapEncodeTiled/Im2col) from the same
+// parameters, once ptxsim's encoder has accepted them. Messages
 // go to `err`; nullopt means bad input (exit status 2).
 std::optional<gpu_plan> plan_launch_file(const models::gpu_model& model, const sim::launch_file& f, std::ostream& err);
 
 struct gpu_settings {
     int device = 0;          // CUDA device ordinal
     std::string dump_dir;    // --dump: every buffer after the last launch
+    std::string times_path;  // --times: each run of each launch timed by CUDA events (launch_times.hpp)
+    uint32_t warmup = 0;     // --warmup: runs of each launch before the one that counts, on saved and restored buffers
 };
 
 // Runs the plan on the GPU. Exit status as `ptxsim run`: 0 ok, 1 a kernel

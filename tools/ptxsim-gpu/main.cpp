@@ -13,13 +13,22 @@
 namespace {
 
 constexpr const char* usage =
-    "usage: ptxsim-gpu [--dump DIR] [--device N] [--libcuda PATH] [--model FILE] LAUNCH.json\n\n"
+    "usage: ptxsim-gpu [--dump DIR] [--times FILE] [--warmup N] [--device N] [--libcuda PATH]\n"
+    "                  [--model FILE] LAUNCH.json\n\n"
     "Runs the kernel launches of a launch file (docs/launch-file.md) on a real GPU\n"
     "through the CUDA driver (libcuda.so.1, opened at run time): the same buffers,\n"
     "arguments and launches as `ptxsim run`, the same outputs and expectation\n"
     "checks. --dump DIR writes every buffer after the last launch to DIR/<name>.bin\n"
     "(listed in DIR/buffers.txt), as `ptxsim run --dump DIR` does, so that\n"
     "scripts/difftest can compare the two bit for bit.\n\n"
+    "--times FILE times every launch with CUDA events and writes FILE (JSON: per\n"
+    "launch its start and end in microseconds from an event recorded before the\n"
+    "first launch, and its duration). The launches are queued back to back with one\n"
+    "synchronize after the last, as a program queues them, so the gaps between ends\n"
+    "measure launch overhead. --warmup N first runs each launch N times on a copy\n"
+    "of the buffers' contents (put back before the launch that counts, so outputs\n"
+    "and expectations are as without it); each timed launch then waits for its\n"
+    "warm-ups. scripts/timing-vs-gpu uses both.\n\n"
     "The file is checked first with ptxsim's own parser (PTX, kernel names,\n"
     "argument sizes), so bad input is reported the same way with or without a GPU.\n\n"
     "exit status: 0 ok, 1 kernel fault or mismatch, 2 bad input, or no CUDA\n"
@@ -46,6 +55,15 @@ int main(int argc, char** argv) {
             return 0;
         } else if (a == "--dump") {
             settings.dump_dir = value("--dump");
+        } else if (a == "--times") {
+            settings.times_path = value("--times");
+        } else if (a == "--warmup") {
+            const std::string v = value("--warmup");
+            if (v.empty() || v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos) {
+                std::cerr << "ptxsim-gpu: --warmup takes a count from 0 to 9999, not '" << v << "'\n";
+                return 2;
+            }
+            settings.warmup = static_cast<uint32_t>(std::stoi(v));
         } else if (a == "--libcuda") {
             libcuda = value("--libcuda");
         } else if (a == "--model") {
