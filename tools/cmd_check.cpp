@@ -18,6 +18,7 @@
 #include "check/explore_check.hpp"
 #include "check/report.hpp"
 #include "models/model.hpp"
+#include "models/models_dir.hpp"
 #include "sim/device.hpp"
 #include "sim/launch_runner.hpp"
 #include "tools/commands.hpp"
@@ -266,7 +267,7 @@ int cmd_check(const std::vector<std::string>& raw_args) {
         if (vm.count("replay")) exploring = {{"PTXSIM_CHECK_REPLAY", std::to_string(replay)}};
         return check_program(program, model_path, run_tools, checker_opts, print_limit, budget, json_path, error_exitcode, exploring);
     }
-    if (model_path.empty()) model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
+    if (model_path.empty()) model_path = models::default_model_path(PTXSIM_SOURCE_DIR).string();
     parser::diagnostics d;
     auto model = models::load_model(model_path, d);
     auto file = model ? sim::read_launch_file(files[0], d) : std::nullopt;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "debug/dap.hpp"
+#include "models/models_dir.hpp"
 #include "tools/commands.hpp"
 #include "tools/options.hpp"
 
@@ -30,7 +31,7 @@ int cmd_dap(const std::vector<std::string>& args) {
         return exit_usage;
     }
     debug::dap_settings s;
-    s.default_model = model_path.empty() ? std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json" : model_path;
+    s.default_model = model_path.empty() ? models::default_model_path(PTXSIM_SOURCE_DIR).string() : model_path;
     debug::dap_server server(STDIN_FILENO, STDOUT_FILENO, s);
     return server.run();
 }

@@ -13,6 +13,7 @@
 #include "debug/line_input.hpp"
 #include "debug/session.hpp"
 #include "models/model.hpp"
+#include "models/models_dir.hpp"
 #include "sim/launch_file.hpp"
 #include "tools/commands.hpp"
 #include "tools/options.hpp"
@@ -134,9 +135,9 @@ int cmd_debug(const std::vector<std::string>& raw_args) {
         paths = record_program(program, model_path.empty() ? "h800" : model_path, budget, recorded, status);
         if (paths.empty()) return status == exit_usage ? exit_usage : exit_usage;
     }
-    if (model_path.empty()) model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
+    if (model_path.empty()) model_path = models::default_model_path(PTXSIM_SOURCE_DIR).string();
     else if (model_path.find('/') == std::string::npos && model_path.find(".json") == std::string::npos)
-        model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/" + model_path + ".json";
+        model_path = (models::models_dir(PTXSIM_SOURCE_DIR) / (model_path + ".json")).string();
     parser::diagnostics d;
     auto model = models::load_model(model_path, d);
     std::vector<sim::launch_file> launch_files;

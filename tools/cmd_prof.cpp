@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "models/model.hpp"
+#include "models/models_dir.hpp"
 #include "sim/device.hpp"
 #include "sim/launch_runner.hpp"
 #include "sim/timing/register_counts.hpp"
@@ -204,10 +205,10 @@ int cmd_prof(const std::vector<std::string>& raw_args) {
             }
     std::string model_path = model_name;
     if (model_name.find('/') == std::string::npos && !model_name.ends_with(".json")) {
-        auto found = models::find_model(model_name, std::filesystem::path(PTXSIM_SOURCE_DIR) / "models");
+        auto found = models::find_model(model_name, models::models_dir(PTXSIM_SOURCE_DIR));
         if (!found) {
             std::string known;
-            for (const auto& n : models::list_models(std::filesystem::path(PTXSIM_SOURCE_DIR) / "models"))
+            for (const auto& n : models::list_models(models::models_dir(PTXSIM_SOURCE_DIR)))
                 known += (known.empty() ? "" : ", ") + n;
             std::cerr << fmt::format("ptxsim prof: unknown model '{}' (known: {}; or give a model file's path)\n", model_name, known);
             return exit_usage;

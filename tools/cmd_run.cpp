@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "models/model.hpp"
+#include "models/models_dir.hpp"
 #include "sim/device.hpp"
 #include "sim/explore.hpp"
 #include "sim/launch_results.hpp"
@@ -84,7 +85,7 @@ int cmd_run(const std::vector<std::string>& args) {
         std::cerr << "ptxsim run: expected exactly one launch file\n\n" << synopsis << '\n';
         return exit_usage;
     }
-    if (model_path.empty()) model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
+    if (model_path.empty()) model_path = models::default_model_path(PTXSIM_SOURCE_DIR).string();
     parser::diagnostics d;
     auto model = models::load_model(model_path, d);
     auto file = model ? sim::read_launch_file(files[0], d) : std::nullopt;

@@ -22,6 +22,7 @@
 
 #include "cuda/host_binary.hpp"
 #include "models/model.hpp"
+#include "models/models_dir.hpp"
 #include "tools/commands.hpp"
 #include "tools/program_runner.hpp"
 
@@ -98,10 +99,10 @@ int run_program(const program_launch& p) {
     // The model: checked here so that a typo is a usage error, not a crash in the program.
     std::string model_path = model_name;
     if (model_name.find('/') == std::string::npos && !model_name.ends_with(".json")) {
-        auto found = models::find_model(model_name, fs::path(PTXSIM_SOURCE_DIR) / "models");
+        auto found = models::find_model(model_name, models::models_dir(PTXSIM_SOURCE_DIR));
         if (!found) {
             std::string known;
-            for (const auto& n : models::list_models(fs::path(PTXSIM_SOURCE_DIR) / "models"))
+            for (const auto& n : models::list_models(models::models_dir(PTXSIM_SOURCE_DIR)))
                 known += (known.empty() ? "" : ", ") + n;
             return fail(fmt::format("unknown model '{}' (known: {}; or give a model file's path)", model_name, known));
         }

@@ -19,6 +19,7 @@
 #include "cuda/fatbin.hpp"
 #include "memory/global_memory.hpp"
 #include "models/model.hpp"
+#include "models/models_dir.hpp"
 
 namespace ptxsim::cuda::driver {
 namespace {
@@ -41,7 +42,7 @@ uint64_t reserve_device_range() {
 
 models::gpu_model load_model_or_die() {
     const char* file = std::getenv("PTXSIM_MODEL_FILE");
-    std::string path = file && *file ? file : std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
+    std::string path = file && *file ? file : models::default_model_path(PTXSIM_SOURCE_DIR).string();
     parser::diagnostics d;
     auto m = models::load_model(path, d);
     if (!m) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/model.hpp"
+#include "models/models_dir.hpp"
 #include "sim/launch_file.hpp"
 #include "tools/ptxsim-gpu/cuda_driver.hpp"
 #include "tools/ptxsim-gpu/gpu_runner.hpp"
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
     using namespace ptxsim;
     std::vector<std::string> files;
     gpu::gpu_settings settings;
-    std::string libcuda = "libcuda.so.1", model_path = std::string(PTXSIM_SOURCE_DIR) + "/models/h800.json";
+    std::string libcuda = "libcuda.so.1", model_path = models::default_model_path(PTXSIM_SOURCE_DIR).string();
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char* name) -> const char* {
