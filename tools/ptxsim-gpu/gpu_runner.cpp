@@ -252,26 +252,28 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
         if (CUresult r = cu.memcpy_htod(p, e.bytes.data(), e.bytes.size())) return fail("cuMemcpyHtoD", r);
     }
 
-    // --warmup: every buffer's bytes copied aside and back around a launch's warm-up runs.
-    std::map<std::string, CUdeviceptr> saved;
+    // --warmup: every buffer's bytes copied aside and back around a launch's
+    // warm-up runs (the copies made once, reused by every launch).
+    struct saved_copy {
+        CUdeviceptr buffer, copy;
+        size_t bytes;
+    };
+    std::vector<saved_copy> saved;
     auto save_buffers = [&]() -> int {
-        for (const auto& b : f.buffers) {
-            const size_t bytes = b.count * b.elem_bytes;
-            if (!bytes) continue;
-            CUdeviceptr& p = saved[b.name];
-            if (!p)
-                if (CUresult r = cu.mem_alloc(&p, bytes)) return fail(fmt::format("--warmup: a copy of buffer '{}': cuMemAlloc", b.name), r);
-            if (CUresult r = cu.memcpy_dtod(p, addr.at(b.name), bytes)) return fail("--warmup: cuMemcpyDtoD", r);
-        }
+        if (saved.empty())
+            for (const auto& b : f.buffers)
+                if (const size_t bytes = b.count * b.elem_bytes) {
+                    saved.push_back({addr.at(b.name), 0, bytes});
+                    if (CUresult r = cu.mem_alloc(&saved.back().copy, bytes))
+                        return fail(fmt::format("--warmup: a copy of buffer '{}': cuMemAlloc", b.name), r);
+                }
+        for (const saved_copy& c : saved)
+            if (CUresult r = cu.memcpy_dtod(c.copy, c.buffer, c.bytes)) return fail("--warmup: cuMemcpyDtoD", r);
         return 0;
     };
     auto restore_buffers = [&]() -> int {
-        for (const auto& [name, p] : saved) {
-            const sim::buffer_spec* b = nullptr;
-            for (const auto& x : f.buffers)
-                if (x.name == name) b = &x;
-            if (CUresult r = cu.memcpy_dtod(addr.at(name), p, b->count * b->elem_bytes)) return fail("--warmup: cuMemcpyDtoD", r);
-        }
+        for (const saved_copy& c : saved)
+            if (CUresult r = cu.memcpy_dtod(c.buffer, c.copy, c.bytes)) return fail("--warmup: cuMemcpyDtoD", r);
         if (CUresult r = cu.ctx_synchronize()) return fail("--warmup: cuCtxSynchronize", r);
         return 0;
     };
@@ -316,10 +318,13 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
         if (l.non_portable_cluster_size)
             if (CUresult r = cu.func_set_attribute(fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1))
                 return fail(fmt::format("{}: non-portable cluster size", l.where), r);
+        if (l.cluster.x != 0 && !cu.launch_kernel_ex) {
+            err << "ptxsim-gpu: this CUDA driver has no cuLaunchKernelEx (CUDA 12.0+), needed for clusters\n";
+            return 2;
+        }
         std::cout.flush(); // device printf comes out of the driver's own stream
         auto launch = [&]() -> CUresult {
             if (l.cluster.x != 0) {
-                if (!cu.launch_kernel_ex) return CUDA_ERROR_NOT_SUPPORTED; // said below
                 CUlaunchAttribute attrs[2] = {};
                 attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
                 attrs[0].value.clusterDim.x = l.cluster.x;
@@ -341,13 +346,7 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
             return cu.launch_kernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z, l.shared_bytes, nullptr,
                                     pointers.data(), nullptr);
         };
-        auto refused = [&](CUresult r) {
-            if (r == CUDA_ERROR_NOT_SUPPORTED && l.cluster.x != 0 && !cu.launch_kernel_ex) {
-                err << "ptxsim-gpu: this CUDA driver has no cuLaunchKernelEx (CUDA 12.0+), needed for clusters\n";
-                return 2;
-            }
-            return fail(fmt::format("{}: launching '{}' was refused", l.where, pl.entry), r);
-        };
+        auto refused = [&](CUresult r) { return fail(fmt::format("{}: launching '{}' was refused", l.where, pl.entry), r); };
         auto synchronize = [&](const char* what) -> int {
             if (CUresult r = cu.ctx_synchronize())
                 // A fault leaves the context unusable: nothing more can be read back.
@@ -398,7 +397,8 @@ int run_on_gpu(const cuda_driver& cu, const gpu_plan& plan, const gpu_settings& 
         contents.emplace_back(b.name, std::move(data));
     }
     for (const auto& [name, p] : addr) cu.mem_free(p);
-    for (const auto& [name, p] : saved) cu.mem_free(p);
+    for (const saved_copy& c : saved)
+        if (c.copy) cu.mem_free(c.copy);
     cu.primary_ctx_release(device);
     if (!s.dump_dir.empty())
         if (std::string why = sim::dump_buffers(s.dump_dir, f, contents); !why.empty()) {
