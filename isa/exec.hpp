@@ -195,6 +195,11 @@ struct exec_function {
     std::vector<shared_region> local_regions;  // its .local variables at frame offsets, for debuggers (debug/)
     std::vector<shared_region> extern_shared;  // .extern .shared names, all at the dynamic area's start (size 0: the launch sizes it)
     std::vector<exec_register_name> register_names; // for debuggers (debug/)
+    // When the slots were compacted (isa/register_compaction.hpp): what
+    // sim::estimate_registers gave for them as declared, for an SM of
+    // estimate_per_sm registers (the estimate counts 64-bit slots twice,
+    // which a slot shared by a 32- and a 64-bit register would blur).
+    uint32_t declared_estimate = 0, estimate_per_sm = 0;
     // Why each instruction that cannot run yet cannot (its `target` indexes here).
     std::vector<std::string> unsupported;
 };

@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
+#include "isa/register_compaction.hpp"
 #include "isa/validate.hpp"
 #include "memory/global_memory.hpp"
 #include "memory/multicast.hpp"
@@ -57,16 +59,25 @@ std::string base_name(std::string_view mangled) {
 
 uint64_t function_token(size_t id) { return 0xF000000000000000ull + id * 16; }
 
+// PTXSIM_COMPACT_REGISTERS=all: every device compacts from the start, its
+// tests' own included (tests/CMakeLists.txt runs the semantics tests so).
+bool compaction_everywhere() {
+    const char* v = std::getenv("PTXSIM_COMPACT_REGISTERS");
+    return v && std::string_view(v) == "all";
+}
+
 } // namespace
 
 device::device(models::gpu_model model)
     : model_(std::move(model)), global_(std::make_unique<memory::global_memory>()),
       multicast_(std::make_unique<memory::multicast_table>()), heap_(std::make_unique<device_heap>(*global_)),
-      textures_(std::make_unique<texture_table>()), runtime_(std::make_unique<device_runtime>()) {}
+      textures_(std::make_unique<texture_table>()), runtime_(std::make_unique<device_runtime>()),
+      compact_registers_(compaction_everywhere()) {}
 device::device(models::gpu_model model, const memory::global_memory_options& options)
     : model_(std::move(model)), global_(std::make_unique<memory::global_memory>(options)),
       multicast_(std::make_unique<memory::multicast_table>()), heap_(std::make_unique<device_heap>(*global_)),
-      textures_(std::make_unique<texture_table>()), runtime_(std::make_unique<device_runtime>()) {}
+      textures_(std::make_unique<texture_table>()), runtime_(std::make_unique<device_runtime>()),
+      compact_registers_(compaction_everywhere()) {}
 device::~device() = default;
 
 memory::global_memory& device::global() { return *global_; }
@@ -280,6 +291,11 @@ std::optional<int32_t> device::function_id(size_t module, std::string_view name)
     return std::nullopt;
 }
 
+bool compaction_requested() {
+    const char* v = std::getenv("PTXSIM_COMPACT_REGISTERS");
+    return !v || std::string_view(v) != "0";
+}
+
 const isa::exec_function* device::decode_function(size_t module, const parser::function* f, diagnostics& d) {
     loaded_module& m = *modules_[module];
     auto it = m.decoded.find(f);
@@ -292,6 +308,14 @@ const isa::exec_function* device::decode_function(size_t module, const parser::f
     in.function_id = [this, module](std::string_view n) { return function_id(module, n); };
     auto dec = isa::decode(in, d);
     if (!dec) return nullptr;
+    if (compact_registers_) {
+        const uint32_t per_sm = model_.sm.registers_per_sm ? model_.sm.registers_per_sm : 65536;
+        const uint32_t estimate = estimate_registers(dec->fn, per_sm);
+        if (isa::compact_registers(dec->fn).compacted) {
+            dec->fn.declared_estimate = estimate;
+            dec->fn.estimate_per_sm = per_sm;
+        }
+    }
     return &m.decoded.emplace(f, std::move(*dec)).first->second.fn;
 }
 

@@ -105,6 +105,16 @@ public:
     // The parameter layout of a kernel (decodes it if needed).
     const isa::exec_function* kernel_code(const kernel_ref& k, parser::diagnostics& d);
 
+    // Whether functions decoded from now on get their register slots by
+    // liveness (isa/register_compaction.hpp): a run's warps then touch far
+    // less register memory. Off by default: a debugger or a checker that
+    // names registers by slot must see them as declared.
+    // Runs that may compact call it with compaction_requested(): on unless
+    // PTXSIM_COMPACT_REGISTERS=0 (to compare the two, or to rule it out);
+    // PTXSIM_COMPACT_REGISTERS=all starts every device compacting.
+    void set_compact_registers(bool on) { compact_registers_ = on; }
+    bool compact_registers() const { return compact_registers_; }
+
     // ---- launches
     launch_result launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_t dynamic_shared,
                          const std::vector<uint8_t>& params, const launch_options& options, parser::diagnostics& d);
@@ -140,6 +150,9 @@ private:
     std::vector<std::unique_ptr<loaded_module>> modules_;
     std::unique_ptr<texture_table> textures_;
     std::unique_ptr<device_runtime> runtime_; // dynamic parallelism's queued work
+    bool compact_registers_ = false;
 };
+
+bool compaction_requested();
 
 } // namespace ptxsim::sim

@@ -49,6 +49,7 @@ void for_registers(const isa::exec_function& fn, const isa::exec_instruction& in
 } // namespace
 
 uint32_t estimate_registers(const isa::exec_function& fn, uint32_t registers_per_sm) {
+    if (fn.declared_estimate && fn.estimate_per_sm == registers_per_sm) return fn.declared_estimate;
     uint32_t largest_inc = 0;
     for (const auto& ins : fn.code) largest_inc = std::max(largest_inc, isa::sem::setmaxnreg_inc_count(ins));
     const uint64_t bound_threads = uint64_t(std::max(fn.maxntid[0], 1u)) * std::max(fn.maxntid[1], 1u) * std::max(fn.maxntid[2], 1u);

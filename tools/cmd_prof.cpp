@@ -224,6 +224,7 @@ int cmd_prof(const std::vector<std::string>& raw_args) {
     }
     registers_from_ptxas(*file);
     sim::device dev(*model);
+    dev.set_compact_registers(sim::compaction_requested()); // no debugger or checker reads registers by name here
     sim::timing::timing_model timing(*model);
     sim::run_settings s;
     s.options.max_warp_instructions = budget;

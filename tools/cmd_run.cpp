@@ -94,6 +94,7 @@ int cmd_run(const std::vector<std::string>& args) {
         return exit_usage;
     }
     sim::device dev(*model);
+    dev.set_compact_registers(sim::compaction_requested()); // no debugger or checker reads registers by name here
     sim::run_settings s;
     s.options.max_warp_instructions = budget;
     s.options.threads = std::max<uint32_t>(1, threads);

@@ -89,6 +89,10 @@ state::state() {
     device_base_ = o.base;
     device_limit_ = o.limit;
     device_ = std::make_unique<sim::device>(load_model_or_die(), o);
+    // Registers by liveness, unless a checker (which reports registers by
+    // slot) runs or launches are recorded for the debugger's replay.
+    auto unset = [](const char* name) { const char* v = std::getenv(name); return !v || !*v; };
+    device_->set_compact_registers(sim::compaction_requested() && unset("PTXSIM_CHECK_TOOLS") && unset("PTXSIM_RECORD_DIR"));
     if (const char* b = std::getenv("PTXSIM_MAX_INSTRUCTIONS"); b && *b) max_warp_instructions = std::strtoull(b, nullptr, 10);
     if (const char* t = std::getenv("PTXSIM_THREADS"); t && *t) host_threads = std::max(1u, uint32_t(std::strtoul(t, nullptr, 10)));
     std::atexit([] { state::get().summarise(); });
