@@ -195,6 +195,7 @@ std::string dec_cp_async(const matched_instruction& m, exec_instruction& out) {
     uint32_t extra = out.nops - 3 - (m.has("hint") && out.nops > 3 ? 1 : 0);
     if (extra == 1) out.flags = out.ops[3].kind == opnd::pred ? 2 : 1;
     if (m.get("cop") == "cg" && out.ops[2].kind == opnd::imm && out.ops[2].imm != 16) return "cp.async.cg copies 16 bytes";
+    if (m.get("cop") == "cg") out.cache = hint_l1_bypass; // for the cycle model: .cg caches in the L2 only
     out.run = cp_async_handler;
     return {};
 }

@@ -63,6 +63,21 @@ issue_class classify(const isa::exec_instruction& ins, const models::timing_conf
             c.kind = key.ends_with("commit_group") ? op_kind::bulk_commit : op_kind::bulk_wait;
             break;
         }
+        // The Ampere kind: a copy is a global load through the LSU (and the
+        // L1 with .ca); its group completes when its data has landed.
+        if (key == "cp.async.commit_group" || key == "cp.async.wait_group" || key == "cp.async.wait_all" ||
+            key == "cp.async.mbarrier.arrive") {
+            set(pipe::control, 1, 1);
+            c.kind = key == "cp.async.commit_group" ? op_kind::async_commit
+                     : key == "cp.async.mbarrier.arrive" ? op_kind::async_arrive
+                                                         : op_kind::async_wait;
+            break;
+        }
+        if (key == "cp.async") {
+            set(pipe::lsu, m.l1_hit_latency, 1);
+            c.kind = op_kind::async_copy;
+            break;
+        }
         set(pipe::lsu, m.l1_hit_latency, 1);
         c.kind = op_kind::memory;
         break;

@@ -24,6 +24,10 @@ enum class op_kind : uint8_t {
     wgmma_wait,      // wgmma.wait_group N
     bulk_commit,     // cp.async.bulk.commit_group
     bulk_wait,       // cp.async.bulk.wait_group{.read} N (exec_instruction::sub 2: .read)
+    async_copy,      // cp.async (non-bulk): a load through the LSU whose data lands in shared memory, waited for by its group
+    async_commit,    // cp.async.commit_group
+    async_wait,      // cp.async.wait_group N, cp.async.wait_all (exec_instruction::sub 3)
+    async_arrive,    // cp.async.mbarrier.arrive{.noinc}: the mbarrier's arrival happens when the thread's copies have landed
 };
 
 struct issue_class {

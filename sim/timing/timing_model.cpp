@@ -351,7 +351,7 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     if (!chosen_[u.index]) return;
     const issue_class& c = *w.cls;
     const stall why = static_cast<stall>(chosen_[u.index] - 1);
-    complete(w, ins, c);
+    complete(w, ins, c, u.cta);
     if (!tma_reads_.empty()) { // the copy's mbarriers complete when its data has landed
         const uint64_t landed = memory_->tma_load(w.sm, now_, tma_reads_);
         for (uint64_t key : turn_mbarriers_) {
@@ -391,7 +391,7 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     issued_ = true;
 }
 
-void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c) {
+void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, uint64_t cta) {
     sm_timing& sm = sms_[w.sm];
     const uint64_t t = now_;
     sm.pipe_free[w.sub][static_cast<size_t>(c.unit)] = t + c.interval;
@@ -399,11 +399,55 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
     bool slow = false;
     switch (c.kind) {
     case op_kind::plain: break;
-    case op_kind::memory: {
+    case op_kind::memory:
+    case op_kind::async_copy: {
         const uint64_t start = std::max(t, sm.lsu_free);
         ready = memory_->access(w.sm, start, accesses_, c.cache);
         sm.lsu_free = start + 1 + memory_->last_extra_cycles();
         slow = accesses_.empty() || !accesses_.front().shared;
+        if (c.kind == op_kind::async_copy) { // no register waits for it: its group does
+            w.async_open = std::max(w.async_open, ready);
+            ready = t + 1;
+        }
+        break;
+    }
+    case op_kind::async_commit:
+        w.async_groups.push_back(std::max(w.async_open, t));
+        w.async_open = 0;
+        break;
+    case op_kind::async_wait: { // as the engine lands them: every group but the newest N (wait_all: commit, then all)
+        if (ins.sub == 3) {
+            w.async_groups.push_back(std::max(w.async_open, t));
+            w.async_open = 0;
+        }
+        const uint64_t keep = ins.sub == 3 ? 0 : groups_kept(ins);
+        uint64_t until = t;
+        while (w.async_groups.size() > keep) {
+            until = std::max(until, w.async_groups.front());
+            w.async_groups.erase(w.async_groups.begin());
+        }
+        w.next_issue = std::max(w.next_issue, until);
+        break;
+    }
+    case op_kind::async_arrive: {
+        // The arrival on the mbarrier happens when every copy the warp
+        // issued so far has landed (the engine lands them all now): a wait
+        // that finds the phase complete goes on no sooner (sync()). Its
+        // mbarrier: the arrival's release (.noinc), else the word the
+        // instruction looked at in the CTA's own shared memory.
+        uint64_t landed = std::max(w.async_open, t);
+        for (uint64_t g : w.async_groups) landed = std::max(landed, g);
+        w.async_open = 0;
+        w.async_groups.clear();
+        auto later = [&](uint64_t key) {
+            uint64_t& r = mbarrier_ready_[key];
+            r = std::max(r, landed);
+        };
+        for (uint64_t key : turn_mbarriers_) later(key);
+        if (turn_mbarriers_.empty())
+            for (const lane_access& a : accesses_)
+                if (a.shared && a.atomic && !a.remote) later(mbarrier_key(cta, a.address));
+        end_ = std::max(end_, landed);
         break;
     }
     case op_kind::wgmma: {

@@ -158,6 +158,10 @@ private:
         // and written cycles (memory_timing::store_times).
         uint64_t bulk_read = 0, bulk_written = 0;
         std::vector<std::pair<uint64_t, uint64_t>> bulk_groups;
+        // cp.async groups (the Ampere kind): when the uncommitted copies'
+        // data has landed in shared memory, and the committed groups', oldest first.
+        uint64_t async_open = 0;
+        std::vector<uint64_t> async_groups;
         uint64_t last_issue = 0;
         // As the engine last listed it (order_changed).
         const isa::exec_instruction* next = nullptr;
@@ -230,7 +234,7 @@ private:
     uint64_t earliest(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, stall& why) const;
     // A warp's earliest issue from its own part and its pipes' free cycles.
     static uint64_t with_pipes(uint64_t own, stall own_why, const sm_timing& sm, uint32_t sub, pipe unit, stall& why);
-    void complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c);
+    void complete(warp_timing& w, const isa::exec_instruction& ins, const issue_class& c, uint64_t cta);
     const issue_class& class_of(const isa::exec_instruction& ins);
 
     const models::gpu_model& m_;

@@ -220,6 +220,67 @@ TEST(timing, bulk_wait_group_waits_for_the_writes_and_with_read_for_the_read_out
     EXPECT_LE(read.words[512] - none.words[512], 4096u / m.l1_bytes_per_clock);
 }
 
+// cp.async (the Ampere kind): clock64 around a copy, its commit and a
+// wait. The wait holds the thread until the copy's data has landed, so
+// from lines nobody touched (HBM) it takes the DRAM latency more than the
+// same instructions without it; `timed_copy` puts the copy of the first
+// group (`first`) and the second (`second`) on separate lines.
+timed timed_copies(const std::string& first, const std::string& second, const std::string& wait, const std::string& before = "") {
+    return run(load_buf + before + "mov.u64 %rd2, %clock64;\n" + first + "cp.async.commit_group;\n" + second +
+                   "cp.async.commit_group;\n" + wait + "mov.u64 %rd3, %clock64;\nsub.u64 %rd4, %rd3, %rd2;\nst.global.u64 [%rd1+4096], %rd4;\n",
+               1, 1);
+}
+
+TEST(timing, cp_async_wait_group_holds_the_thread_until_its_copies_have_landed) {
+    const std::string from_dram = "cp.async.cg.shared.global [sbuf], [%rd1+1024], 16;\n";
+    auto waited = timed_copies(from_dram, "", "cp.async.wait_group 0;\n");
+    auto all = timed_copies(from_dram, "", "cp.async.wait_all;\n");
+    auto none = timed_copies(from_dram, "", "");
+    // The same line loaded into a register and used: the copy's wait costs what the load's use does.
+    auto loaded = timed_copies("ld.global.cg.u32 %r1, [%rd1+1024];\nadd.u32 %r2, %r1, 1;\n", "", "");
+    ASSERT_TRUE(waited.ok && all.ok && none.ok && loaded.ok);
+    const auto& m = h800().timing;
+    EXPECT_GE(waited.words[512], m.dram_latency);
+    EXPECT_LE(waited.words[512], loaded.words[512] + 4);
+    EXPECT_GE(waited.words[512] + 4, loaded.words[512]);
+    EXPECT_EQ(all.words[512], waited.words[512]);
+    EXPECT_LT(none.words[512] + m.dram_latency / 2, waited.words[512]) << "issuing copies does not wait for them";
+    EXPECT_EQ(waited.p.memory.dram_read_bytes, 32u);
+}
+
+TEST(timing, cp_async_wait_group_n_waits_only_for_the_groups_older_than_the_newest_n) {
+    // The first group copies a line the L1 holds (.ca: a load brought it
+    // in), the second one from HBM: wait_group 1 waits for the first only.
+    const std::string warm = "ld.global.ca.u32 %r1, [%rd1+2048];\nadd.u32 %r2, %r1, 1;\n";
+    const std::string near = "cp.async.ca.shared.global [sbuf], [%rd1+2048], 16;\n";
+    const std::string far = "cp.async.cg.shared.global [sbuf+16], [%rd1+1024], 16;\n";
+    auto older = timed_copies(near, far, "cp.async.wait_group 1;\n", warm);
+    auto both = timed_copies(near, far, "cp.async.wait_group 0;\n", warm);
+    ASSERT_TRUE(older.ok && both.ok);
+    const auto& m = h800().timing;
+    EXPECT_LE(older.words[512], m.l1_hit_latency + 16);
+    EXPECT_GE(both.words[512], m.dram_latency);
+    EXPECT_GE(older.p.memory.l1_hits, 1u);
+}
+
+TEST(timing, an_mbarrier_wait_after_cp_async_mbarrier_arrive_goes_on_when_the_copies_have_landed) {
+    // Both forms: .noinc arrives itself; without it the arrival is the mbarrier.arrive after it.
+    for (const std::string arrive : {"cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar];\n",
+                                     "cp.async.mbarrier.arrive.shared::cta.b64 [bar];\nmbarrier.arrive.shared::cta.b64 %rd5, [bar];\n"}) {
+        auto with = [&](const std::string& copy) {
+            return run(".shared .align 8 .b64 bar;\n" + load_buf + "mbarrier.init.shared::cta.b64 [bar], 1;\nmov.u32 %r7, 0;\n" +
+                           "mov.u64 %rd2, %clock64;\n" + copy + arrive +
+                           "W: mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], %r7;\n@!%p1 bra W;\n"
+                           "mov.u64 %rd3, %clock64;\nsub.u64 %rd4, %rd3, %rd2;\nst.global.u64 [%rd1+4096], %rd4;\n",
+                       1, 1);
+        };
+        auto copied = with("cp.async.cg.shared.global [sbuf], [%rd1+1024], 16;\n"), none = with("");
+        ASSERT_TRUE(copied.ok && none.ok) << arrive;
+        EXPECT_GE(copied.words[512], h800().timing.dram_latency) << arrive;
+        EXPECT_GT(copied.words[512], none.words[512] + h800().timing.dram_latency / 2) << arrive;
+    }
+}
+
 TEST(timing, a_launch_restricted_to_some_sms_uses_only_those) {
     auto t = run("mov.u32 %r1, %tid.x;\n", 64, 32, {3, 7});
     ASSERT_TRUE(t.ok);
