@@ -21,6 +21,17 @@ uint64_t groups_kept(const isa::exec_instruction& ins) {
 
 // Calls f(kind, slot) for each register or predicate operand the
 // instruction reads (`dests` leading operands are written instead).
+// A wait_group N: every committed group but the newest N completes; the
+// cycle at which the last of them has (no sooner than t).
+uint64_t retire_groups(std::vector<uint64_t>& groups, uint64_t keep, uint64_t t) {
+    uint64_t until = t;
+    while (groups.size() > keep) {
+        until = std::max(until, groups.front());
+        groups.erase(groups.begin());
+    }
+    return until;
+}
+
 template <class F>
 void for_sources(const isa::exec_instruction& ins, uint32_t dests, F f) {
     if (ins.guard != isa::no_slot) f(isa::opnd::pred, ins.guard);
@@ -420,13 +431,7 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
             w.async_groups.push_back(std::max(w.async_open, t));
             w.async_open = 0;
         }
-        const uint64_t keep = ins.sub == 3 ? 0 : groups_kept(ins);
-        uint64_t until = t;
-        while (w.async_groups.size() > keep) {
-            until = std::max(until, w.async_groups.front());
-            w.async_groups.erase(w.async_groups.begin());
-        }
-        w.next_issue = std::max(w.next_issue, until);
+        w.next_issue = std::max(w.next_issue, retire_groups(w.async_groups, ins.sub == 3 ? 0 : groups_kept(ins), t));
         break;
     }
     case op_kind::async_arrive: {
@@ -479,16 +484,7 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
         w.groups.push_back(std::max(w.open_group, t));
         w.open_group = 0;
         break;
-    case op_kind::wgmma_wait: {
-        const uint64_t keep = groups_kept(ins);
-        uint64_t until = t;
-        while (w.groups.size() > keep) {
-            until = std::max(until, w.groups.front());
-            w.groups.erase(w.groups.begin());
-        }
-        w.next_issue = std::max(w.next_issue, until);
-        break;
-    }
+    case op_kind::wgmma_wait: w.next_issue = std::max(w.next_issue, retire_groups(w.groups, groups_kept(ins), t)); break;
     case op_kind::bulk_commit:
         w.bulk_groups.push_back({std::max(w.bulk_read, t), std::max(w.bulk_written, t)});
         w.bulk_read = w.bulk_written = 0;
