@@ -2,6 +2,7 @@
 // cuCtxCreate makes no new context: it retains the primary one (programs
 // that create their own contexts behave the same with one device).
 #include "cuda/driver/api.hpp"
+#include "cuda/driver/profiling.hpp"
 #include "cuda/driver/state.hpp"
 
 namespace ptxsim::cuda::driver {
@@ -79,7 +80,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx) {
 
 CUresult cuCtxSetCurrent(CUcontext ctx) {
     PTXSIM_ENTER(false);
-    if (ctx && ctx != st.primary_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    if (ctx && ctx != st.primary_context() && !st.green_of_context(ctx)) return CUDA_ERROR_INVALID_CONTEXT;
     st.current_context = ctx;
     return CUDA_SUCCESS;
 }
@@ -126,6 +127,7 @@ CUresult cuCtxGetApiVersion(CUcontext, unsigned* version) {
 // Kernels ran when they were launched: synchronising only reports the sticky error.
 CUresult cuCtxSynchronize() {
     PTXSIM_ENTER(true);
+    if (program_profiling* p = program_profiling::get()) p->host_waits(p->everything());
     return CUDA_SUCCESS;
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "cuda/driver/api.hpp"
@@ -133,12 +134,16 @@ CUresult kernel_from(state& st, void* function, const unsigned grid[3], const un
     return CUDA_SUCCESS;
 }
 
+// The stream the graph running now was launched into: its kernels go
+// there (under prof, on that stream's time line), one after the other.
+CUstream graph_stream = nullptr;
+
 CUresult run_kernel(const kernel_params& k) {
     std::vector<uint8_t> bytes = k.bytes;
     std::vector<void*> params;
     for (const auto& [offset, size] : k.layout) params.push_back(bytes.data() + offset);
     return cuLaunchKernel(k.function, k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1], k.block[2], k.shared,
-                          nullptr, params.data(), nullptr);
+                          graph_stream, params.data(), nullptr);
 }
 
 CUresult run_nodes(const std::vector<std::unique_ptr<graph_node>>& nodes);
@@ -575,7 +580,10 @@ CUresult cuGraphLaunch(void* exec, CUstream stream) {
             return CUDA_SUCCESS;
         assign_condition_defaults(*e);
     }
-    return run_nodes(e->nodes);
+    const CUstream outer = std::exchange(graph_stream, stream);
+    const CUresult r = run_nodes(e->nodes);
+    graph_stream = outer;
+    return r;
 }
 
 CUresult cuGraphExecDestroy(void* exec) {

@@ -35,7 +35,17 @@ struct launch_shape {
     sim::dim3 grid, block, cluster{0, 0, 0};
     unsigned shared = 0;
     bool cooperative = false;
+    CUstream stream = nullptr;  // as the program named it
 };
+
+// A green context's SMs, where the launch goes into one: a stream made in
+// it, or the null stream while its context is current (empty: every SM).
+std::vector<uint32_t> sms_of(state& st, CUstream stream) {
+    if (const stream_object* s = st.find(st.streams_owned, stream); s && s->green) return s->green->sms;
+    if (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+        if (const green_context_object* g = st.green_of_context(st.current_context)) return g->sms;
+    return {};
+}
 
 CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void** extra) {
     function_object* f = function_of(st, fn);
@@ -88,14 +98,15 @@ CUresult launch(state& st, void* fn, const launch_shape& s, void** params, void*
     o.threads = program_checking::get() || program_profiling::get() ? 1 : st.host_threads;
     program_checking* checking = program_checking::get();
     if (checking) o.observer = checking->observer();
-    if (program_profiling* profiling = program_profiling::get()) profiling->attach(st, *f, o);
+    o.sms = sms_of(st, s.stream);
+    if (program_profiling* profiling = program_profiling::get()) profiling->attach(st, *f, o, s.stream);
     const size_t findings_before = checking ? checking->findings() : 0;
     const std::vector<host_frame> stack = checking ? capture_host_stack() : std::vector<host_frame>{};
     std::string launch_name = fmt::format("in launch #{} of {} <<<({},{},{}),({},{},{})>>>", ++st.launches,
                                                 f->kernel.name, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y,
                                                 s.block.z);
     // --record, and check --schedules/--replay (which explores the launch's recording).
-    const recorded_launch_shape shape{s.grid, s.block, s.cluster, s.shared, s.cooperative};
+    const recorded_launch_shape shape{s.grid, s.block, s.cluster, s.shared, s.cooperative, o.sms};
     launch_recording* recording = launch_recording::get();
     launch_recording* exploring = checking ? checking->explorer() : nullptr;
     launch_recording::pending_ptr recorded, explored;
@@ -157,7 +168,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     PTXSIM_ENTER(true);
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     if (captured_launch(st, stream, f, grid, block, shared, params, extra)) return CUDA_SUCCESS;
-    return launch(st, f, {{gx, gy, gz}, {bx, by, bz}, {0, 0, 0}, shared, false}, params, extra);
+    return launch(st, f, {{gx, gy, gz}, {bx, by, bz}, {0, 0, 0}, shared, false, stream}, params, extra);
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
@@ -167,7 +178,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsig
         st.note_unserved("a cooperative launch in stream capture", "captured launches are plain kernel nodes");
         return CUDA_ERROR_NOT_SUPPORTED;
     }
-    return launch(st, f, {{gx, gy, gz}, {bx, by, bz}, {0, 0, 0}, shared, true}, params, nullptr);
+    return launch(st, f, {{gx, gy, gz}, {bx, by, bz}, {0, 0, 0}, shared, true, stream}, params, nullptr);
 }
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
@@ -177,7 +188,8 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** par
                    {config->blockDimX, config->blockDimY, config->blockDimZ},
                    {0, 0, 0},
                    config->sharedMemBytes,
-                   false};
+                   false,
+                   config->hStream};
     const unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
     const unsigned block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
     if (config->numAttrs == 0 &&

@@ -10,6 +10,7 @@
 #include "cuda/driver/api.hpp"
 #include "cuda/driver/checking.hpp"
 #include "cuda/driver/graphs.hpp"
+#include "cuda/driver/profiling.hpp"
 #include "cuda/driver/array_object.hpp"
 #include "cuda/driver/state.hpp"
 #include "memory/global_memory.hpp"
@@ -190,6 +191,8 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pitch, size_t width, size
 CUresult cuMemFree_v2(CUdeviceptr dptr) {
     PTXSIM_ENTER(true);
     if (dptr == 0) return CUDA_SUCCESS;
+    // cudaFree waits for the device's work (under prof the host's time moves on to its end).
+    if (program_profiling* p = program_profiling::get()) p->host_waits(p->everything());
     // Pinned host memory is freed by cuMemFreeHost; managed memory here.
     if (const host_visible_allocation* v = st.host_visible_at(dptr)) {
         if (!v->managed) return CUDA_ERROR_INVALID_VALUE;
@@ -232,13 +235,23 @@ CUresult cuMemHostUnregister(void* p) {
     return p && st.registered.erase(reinterpret_cast<uint64_t>(p)) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+// Under prof, a synchronous copy to host memory returns when the null
+// stream's work before it is done: the host's time moves on to then.
+void host_waits_for_copy(state& st, bool to_host) {
+    if (program_profiling* p = program_profiling::get(); p && to_host) p->host_waits(p->point(st, nullptr));
+}
+
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
     PTXSIM_ENTER(true);
-    return copy(st, classify(st, dst), classify(st, src), bytes);
+    const auto to = classify(st, dst);
+    CUresult r = copy(st, to, classify(st, src), bytes);
+    host_waits_for_copy(st, !to.device);
+    return r;
 }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
     if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpy(dst, src, bytes); })) return CUDA_SUCCESS;
-    return cuMemcpy(dst, src, bytes);
+    PTXSIM_ENTER(true);
+    return copy(st, classify(st, dst), classify(st, src), bytes);
 }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t bytes) {
@@ -252,11 +265,14 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, CU
 
 CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes) {
     PTXSIM_ENTER(true);
-    return copy(st, {false, reinterpret_cast<uint64_t>(dst)}, {true, src}, bytes);
+    CUresult r = copy(st, {false, reinterpret_cast<uint64_t>(dst)}, {true, src}, bytes);
+    host_waits_for_copy(st, true);
+    return r;
 }
 CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, CUstream s) {
     if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpyDtoH_v2(dst, src, bytes); })) return CUDA_SUCCESS;
-    return cuMemcpyDtoH_v2(dst, src, bytes);
+    PTXSIM_ENTER(true);
+    return copy(st, {false, reinterpret_cast<uint64_t>(dst)}, {true, src}, bytes);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {

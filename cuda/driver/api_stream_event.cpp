@@ -43,6 +43,7 @@ CUresult cuStreamDestroy_v2(CUstream stream) {
     PTXSIM_ENTER(false);
     for (auto it = st.streams_owned.begin(); it != st.streams_owned.end(); ++it)
         if (it->get() == stream) {
+            if (program_profiling* p = program_profiling::get()) p->forget(stream);
             st.streams_owned.erase(it);
             return CUDA_SUCCESS;
         }
@@ -102,6 +103,22 @@ CUresult cuStreamGetCtx(CUstream stream, CUcontext* ctx) {
     PTXSIM_ENTER(false);
     if (!ctx) return CUDA_ERROR_INVALID_VALUE;
     if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    const stream_object* s = st.find(st.streams_owned, stream);
+    *ctx = s && s->green ? s->green->context() : st.primary_context();
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCtx_v2(CUstream stream, CUcontext* ctx, void** green) {
+    PTXSIM_ENTER(false);
+    if (!ctx || !green) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    // A green context's stream (or the null stream while one is current): the
+    // green context, and the device's primary context beside it.
+    const stream_object* s = st.find(st.streams_owned, stream);
+    green_context_object* g = s ? s->green : nullptr;
+    if (!s) g = st.green_of_context(st.current_context);
+    if (g && stream == CU_STREAM_PER_THREAD) return CUDA_ERROR_INVALID_HANDLE;
+    *green = g;
     *ctx = st.primary_context();
     return CUDA_SUCCESS;
 }
@@ -124,7 +141,9 @@ CUresult cuStreamGetId(CUstream stream, unsigned long long* id) {
 
 CUresult cuStreamSynchronize(CUstream stream) {
     PTXSIM_ENTER(true);
-    return valid_stream(st, stream) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+    if (program_profiling* p = program_profiling::get()) p->host_waits(p->point(st, stream));
+    return CUDA_SUCCESS;
 }
 
 CUresult cuStreamQuery(CUstream stream) { return cuStreamSynchronize(stream); }
@@ -133,8 +152,13 @@ CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned) {
     {
         PTXSIM_ENTER(true);
         if (capture_event_wait(stream, event)) return CUDA_SUCCESS;
+        if (!valid_stream(st, stream)) return CUDA_ERROR_INVALID_HANDLE;
+        auto* e = st.find(st.events_owned, event);
+        if (!e) return CUDA_ERROR_INVALID_HANDLE;
+        // Under prof the stream's later work starts after the event's point.
+        if (program_profiling* p = program_profiling::get(); p && e->recorded) p->stream_waits(st, stream, e->simulated_cycle);
+        return CUDA_SUCCESS;
     }
-    return cuStreamSynchronize(stream);
 }
 
 // Host callbacks run at once: everything before them in the stream is done.
@@ -195,15 +219,23 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
     if (capture_event_record(event, stream)) return CUDA_SUCCESS;
     e->recorded = true;
     e->when = std::chrono::steady_clock::now();
-    if (const program_profiling* p = program_profiling::get()) e->simulated_ms = p->now_ms();
+    if (program_profiling* p = program_profiling::get()) {
+        e->simulated_cycle = p->point(st, stream);
+        e->simulated_ms = p->ms(e->simulated_cycle);
+    }
     return CUDA_SUCCESS;
 }
 
 CUresult cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned) { return cuEventRecord(event, stream); }
 
+// Work is done when it is submitted, so an event is always complete; under
+// prof the host then knows the simulated GPU has reached it.
 CUresult cuEventQuery(CUevent event) {
     PTXSIM_ENTER(true);
-    return st.find(st.events_owned, event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    auto* e = st.find(st.events_owned, event);
+    if (!e) return CUDA_ERROR_INVALID_HANDLE;
+    if (program_profiling* p = program_profiling::get(); p && e->recorded) p->host_waits(e->simulated_cycle);
+    return CUDA_SUCCESS;
 }
 
 CUresult cuEventSynchronize(CUevent event) { return cuEventQuery(event); }

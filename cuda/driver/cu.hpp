@@ -45,6 +45,8 @@ enum : CUresult {
     CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720,
     CUDA_ERROR_NOT_SUPPORTED = 801,
     CUDA_ERROR_ILLEGAL_STATE = 401,
+    CUDA_ERROR_INVALID_RESOURCE_TYPE = 914,
+    CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION = 915,
     CUDA_ERROR_UNKNOWN = 999,
 };
 
@@ -118,5 +120,25 @@ struct CUlaunchConfig {
 struct CUuuid {
     char bytes[16];
 };
+
+// Green contexts' resources (cuda.h, RESOURCE_ABI_VERSION 1).
+enum : int { CU_DEV_RESOURCE_TYPE_INVALID = 0, CU_DEV_RESOURCE_TYPE_SM = 1 };
+enum : unsigned { CU_GREEN_CTX_DEFAULT_STREAM = 0x1 };
+enum : unsigned { CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING = 0x1, CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE = 0x2 };
+enum : unsigned { CU_STREAM_NON_BLOCKING = 0x1 };
+
+struct CUdevSmResource {
+    unsigned smCount, minSmPartitionSize, smCoscheduledAlignment;
+};
+
+struct CUdevResource {
+    int type;
+    unsigned char internal[92];  // the driver's own: here, which SM set (green_contexts.cpp)
+    union {
+        CUdevSmResource sm;
+        unsigned char oversize[48];
+    };
+};
+static_assert(sizeof(CUdevResource) == 144, "CUdevResource as cuda.h lays it out");
 
 } // namespace ptxsim::cuda::driver

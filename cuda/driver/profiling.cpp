@@ -76,7 +76,7 @@ uint32_t program_profiling::registers(state& st, const function_object& f) {
     return 0;  // the launch estimates them (launch_options::estimate_registers)
 }
 
-void program_profiling::attach(state& st, const function_object& f, sim::launch_options& o) {
+void program_profiling::attach(state& st, const function_object& f, sim::launch_options& o, void* stream) {
     if (!timing_) {
         timing_ = std::make_unique<sim::timing::timing_model>(st.model());
         clock_mhz_ = st.model().clock_mhz;
@@ -86,14 +86,91 @@ void program_profiling::attach(state& st, const function_object& f, sim::launch_
     o.sample_waves = sample_;
     o.registers_per_thread = registers(st, f);
     o.estimate_registers = true;
-    o.stream = 0;  // one time line: stream dependencies through events and the host are not modelled
+    // Its stream on the time line, after what it waits for: the host's
+    // last synchronisation, and the legacy stream's implicit order.
+    const void* key = key_of(st, stream);
+    const line& l = line_of(st, stream);
+    o.stream = l.id;
+    uint64_t floor = host_;
+    if (!key) floor = std::max(floor, legacy_point());
+    else if (auto legacy = streams_.find(nullptr); l.blocking && legacy != streams_.end())
+        floor = std::max(floor, timing_->stream_end(legacy->second.id));
+    timing_->not_before(o.stream, floor);
 }
 
-double program_profiling::now_ms() const {
-    if (!timing_) return 0;
-    uint64_t end = 0;
-    for (const auto& p : timing_->launches()) end = std::max(end, p.start + p.cycles);  // as the report's "end at cycle"
-    return double(end) / (clock_mhz_ * 1000.0);
+double program_profiling::ms(uint64_t cycle) const { return clock_mhz_ ? double(cycle) / (clock_mhz_ * 1000.0) : 0; }
+
+// The null stream (and CU_STREAM_LEGACY) is the current context's: a green
+// context's own, else the primary context's legacy stream (key null).
+const void* program_profiling::key_of(state& st, void* stream) const {
+    static const stream_object per_thread{};
+    if (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD) {
+        if (green_context_object* g = st.green_of_context(st.current_context)) return &g->default_stream;
+        return stream == CU_STREAM_PER_THREAD ? &per_thread : nullptr;
+    }
+    return st.find(st.streams_owned, stream);
+}
+
+const program_profiling::line& program_profiling::line_of(state& st, void* stream) {
+    const void* key = key_of(st, stream);
+    auto [it, fresh] = streams_.try_emplace(key);
+    if (fresh) {
+        line& l = it->second;
+        l.id = next_id_++;
+        const green_context_object* current = st.green_of_context(st.current_context);
+        if (const stream_object* s = st.find(st.streams_owned, stream)) {
+            l.blocking = !(s->flags & CU_STREAM_NON_BLOCKING) && !s->green;
+            l.green = s->green;
+        } else if (key && current) {
+            l.green = current;  // a green context's null stream: never blocking (its streams are non-blocking)
+        } else {
+            l.blocking = key != nullptr;  // CU_STREAM_PER_THREAD keeps step with the legacy stream
+        }
+    }
+    return it->second;
+}
+
+uint64_t program_profiling::legacy_point() const {
+    uint64_t t = 0;
+    if (!timing_) return t;
+    for (const auto& [key, l] : streams_)
+        if (!key || l.blocking) t = std::max(t, timing_->stream_end(l.id));
+    return t;
+}
+
+uint64_t program_profiling::point(state& st, void* stream) {
+    if (!timing_) return host_;
+    const void* key = key_of(st, stream);
+    const line& l = line_of(st, stream);
+    if (!key) return std::max(host_, legacy_point());
+    uint64_t t = std::max(host_, timing_->stream_end(l.id));
+    if (auto legacy = streams_.find(nullptr); l.blocking && legacy != streams_.end()) // it waits for the legacy stream's work
+        t = std::max(t, timing_->stream_end(legacy->second.id));
+    return t;
+}
+
+void program_profiling::stream_waits(state& st, void* stream, uint64_t cycle) {
+    if (!timing_) return host_waits(cycle);  // nothing launched yet: the stream's work starts after the host's anyway
+    timing_->not_before(line_of(st, stream).id, cycle);
+}
+
+void program_profiling::host_waits(uint64_t cycle) { host_ = std::max(host_, cycle); }
+
+uint64_t program_profiling::everything() const { return std::max(host_, timing_ ? timing_->run_end() : 0); }
+
+uint64_t program_profiling::point(const green_context_object& g) const {
+    uint64_t t = host_;
+    if (timing_)
+        for (const auto& [key, l] : streams_)
+            if (l.green == &g) t = std::max(t, timing_->stream_end(l.id));
+    return t;
+}
+
+void program_profiling::stream_waits(const green_context_object& g, uint64_t cycle) {
+    if (!timing_) return host_waits(cycle);
+    if (auto [it, fresh] = streams_.try_emplace(&g.default_stream); fresh) it->second = line{next_id_++, false, &g};
+    for (const auto& [key, l] : streams_)
+        if (l.green == &g) timing_->not_before(l.id, cycle);
 }
 
 void program_profiling::finish(state& st) {

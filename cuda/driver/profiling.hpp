@@ -22,24 +22,61 @@ namespace ptxsim::cuda::driver {
 
 class state;
 struct function_object;
+struct green_context_object;
+struct stream_object;
 
 class program_profiling {
 public:
     // Null when the program is not being profiled.
     static program_profiling* get();
 
-    // Puts the timing model on a launch of `f` and gives the registers per
-    // thread occupancy uses.
-    void attach(state& st, const function_object& f, sim::launch_options& o);
-    // Simulated time at the end of the last launch, in milliseconds (what
-    // cudaEventRecord reads under prof).
-    double now_ms() const;
+    // Puts the timing model on a launch of `f` into `stream` (as the program
+    // named it: null, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD or one it
+    // made) and gives the registers per thread occupancy uses.
+    void attach(state& st, const function_object& f, sim::launch_options& o, void* stream);
+    // Simulated time in milliseconds (what cudaEventElapsedTime reads under prof).
+    double ms(uint64_t cycle) const;
+
+    // The time line's order beyond each stream's (docs/timing.md, "Streams
+    // in CUDA programs"): the cycle at which the work queued on `stream`
+    // so far ends (an event recorded there completes then); a stream's
+    // later work waiting for a cycle (cuStreamWaitEvent); the host waiting
+    // for one (a synchronisation), after which what it launches starts no
+    // sooner; and the cycle at which everything queued so far ends.
+    uint64_t point(state& st, void* stream);
+    void stream_waits(state& st, void* stream, uint64_t cycle);
+    void host_waits(uint64_t cycle);
+    uint64_t everything() const;
+    // A green context's streams, its null stream among them.
+    uint64_t point(const green_context_object& g) const;
+    void stream_waits(const green_context_object& g, uint64_t cycle);
+    // A stream (or a green context's null stream) destroyed: its handle may come back as another.
+    void forget(const void* stream_object) { streams_.erase(stream_object); }
     // At exit: the report, the trace and the timeline.
     void finish(state& st);
 
 private:
     program_profiling() = default;
     uint32_t registers(state& st, const function_object& f);
+    // The timing model's stream for a stream object (null: the primary
+    // context's legacy stream; CU_STREAM_PER_THREAD's own token), made on first use.
+    // A stream on the time line: the timing model's stream, whether it
+    // keeps step with the primary context's legacy stream (a blocking
+    // stream: the legacy stream waits for it and it for the legacy
+    // stream), and the green context it belongs to.
+    struct line {
+        uint32_t id = 0;
+        bool blocking = false;
+        const green_context_object* green = nullptr;
+    };
+    // Keyed by the stream object (null: the primary context's legacy
+    // stream), made on first use.
+    const line& line_of(state& st, void* stream);
+    const void* key_of(state& st, void* stream) const;
+    uint64_t legacy_point() const;
+    std::map<const void*, line> streams_;
+    uint32_t next_id_ = 0;
+    uint64_t host_ = 0;  // the host's time: the latest cycle it waited for
     std::unique_ptr<sim::timing::timing_model> timing_;
     std::map<size_t, std::map<std::string, uint32_t>> ptxas_;  // module -> kernel -> registers (ptxas -v)
     std::string report_path_, trace_path_, svg_path_, ptxas_path_;

@@ -240,6 +240,7 @@ launch_recording::pending_ptr launch_recording::before(state& st, const function
     if (st.heap_bytes != (8u << 20)) launch["malloc_heap_bytes"] = st.heap_bytes;
     if (shape.cooperative) launch["cooperative"] = true;
     if (shape.cluster.x) launch["cluster"] = {shape.cluster.x, shape.cluster.y, shape.cluster.z};
+    if (!shape.sms.empty()) launch["sms"] = shape.sms;
     if (f.non_portable_cluster) launch["non_portable_cluster_size"] = true;
     launch["args"] = args;
 

@@ -36,6 +36,7 @@ struct recorded_launch_shape {
     sim::dim3 grid, block, cluster{0, 0, 0};
     unsigned shared = 0;
     bool cooperative = false;
+    std::vector<uint32_t> sms;  // a green context's SMs (empty: every SM)
 };
 
 class launch_recording {

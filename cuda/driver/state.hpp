@@ -47,9 +47,12 @@ struct module_object {
     std::map<std::string, std::unique_ptr<function_object>> functions;
 };
 
+struct green_context_object;
+
 struct stream_object {
     unsigned flags = 0;
     int priority = 0;
+    green_context_object* green = nullptr;  // cuGreenCtxStreamCreate's: its kernels run on the green context's SMs
 };
 
 struct event_object {
@@ -57,6 +60,22 @@ struct event_object {
     bool recorded = false;
     std::chrono::steady_clock::time_point when;
     double simulated_ms = 0;  // under ptxsim prof: the simulated GPU's time line
+    uint64_t simulated_cycle = 0;
+};
+
+// Green contexts (cuGreenCtxCreate): a set of the GPU's SMs that the
+// kernels launched into the context run on (sim::launch_options::sms).
+struct green_context_object {
+    std::vector<uint32_t> sms;
+    unsigned long long id = 0;
+    char context_token = 0;        // its address is the CUcontext cuCtxFromGreenCtx gives
+    stream_object default_stream;  // what the null stream is while the context is current
+    void* context() { return &context_token; }
+};
+
+// cuDevResourceGenerateDesc's descriptor: the SMs of the resources it was made of.
+struct resource_desc_object {
+    std::vector<uint32_t> sms;
 };
 
 // Memory host code and kernels share at one address: pinned host memory
@@ -97,6 +116,19 @@ public:
     std::set<std::unique_ptr<stream_object>> streams_owned;
     std::set<std::unique_ptr<event_object>> events_owned;
     std::set<std::unique_ptr<array_object>> arrays_owned;
+    std::set<std::unique_ptr<green_context_object>> green_contexts_owned;
+    std::set<std::unique_ptr<resource_desc_object>> resource_descs_owned;
+    // SM sets that CUdevResource values name by index (the struct is the
+    // program's to copy; the sets stay here), and how many splits were made.
+    std::vector<std::vector<uint32_t>> sm_sets;
+    uint32_t splits = 0;
+    unsigned long long green_contexts_made = 0;
+    // The green context whose CUcontext is `ctx` (null: the primary context or none).
+    green_context_object* green_of_context(void* ctx) {
+        for (const auto& g : green_contexts_owned)
+            if (g->context() == ctx) return g.get();
+        return nullptr;
+    }
     std::map<uint64_t, host_visible_allocation> host_visible;  // by base address
     std::map<std::pair<void*, int>, std::array<uint8_t, 64>> stream_attributes;  // (stream, CUstreamAttrID)
     std::map<uint64_t, size_t> registered;  // cuMemHostRegister'd host ranges: start -> bytes

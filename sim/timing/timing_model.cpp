@@ -169,6 +169,22 @@ void timing_model::launch_end(const launch_event& e, const launch_result& r) {
     cur_ = nullptr;
 }
 
+void timing_model::not_before(uint32_t stream, uint64_t cycle) {
+    uint64_t& ready = stream_ready_[stream];
+    ready = std::max(ready, cycle);
+}
+
+uint64_t timing_model::stream_end(uint32_t stream) const {
+    auto it = stream_ready_.find(stream);
+    return it == stream_ready_.end() ? 0 : it->second;
+}
+
+uint64_t timing_model::run_end() const {
+    uint64_t end = 0;
+    for (const auto& [stream, ready] : stream_ready_) end = std::max(end, ready);
+    return end;
+}
+
 const issue_class& timing_model::class_of(const isa::exec_instruction& ins) {
     auto it = classes_.find(&ins);
     if (it == classes_.end()) it = classes_.emplace(&ins, classify(ins, m_.timing)).first;

@@ -110,6 +110,14 @@ public:
     const std::vector<launch_profile>& launches() const { return profiles_; }
     // The memory system (its HBM calendar spans the whole run); null before the first launch.
     const memory_timing* memory() const { return memory_.get(); }
+    // The run's time line as a driver that knows more than stream order
+    // sets it (ptxsim prof PROGRAM): the next launch on `stream` starts no
+    // earlier than `cycle` (the host issued it then, or the stream waits for
+    // an event recorded then); when the work queued on `stream` so far ends
+    // (0: none); when all of it does.
+    void not_before(uint32_t stream, uint64_t cycle);
+    uint64_t stream_end(uint32_t stream) const;
+    uint64_t run_end() const;
     // (function id, position) to "file:line" of the last launch (valid after it ended).
     const std::function<void(int32_t, uint32_t, fault_report&)>* locate() const { return locate_; }
 

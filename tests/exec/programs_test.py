@@ -16,7 +16,7 @@ PROGRAMS = os.path.join(HERE, "programs")
 
 # case: (source or list of sources, nvcc options, ptxsim command and options, program arguments,
 #        expected exit status, strings stdout must hold, strings stderr must hold);
-# the command is `exec` unless it starts with "check" or "debug".
+# the command is `exec` unless it starts with "check", "debug" or "prof".
 CASES = {
     "vector_add_static": ("vector_add.cu", ["-arch=sm_90a"], [], [], 0,
                           ["name=NVIDIA H800 (ptxsim) sm=9.0 sms=132", "kernel: n=1000 scale=0.5",
@@ -90,6 +90,12 @@ CASES = {
     "dynamic_parallelism_racecheck": ("dynamic_parallelism.cu", ["-arch=sm_90a", "-rdc=true", "-lcudadevrt"],
                                       ["check", "--tool", "all", "--error-exitcode", "3"], [], 0, ["PASSED"], []),
     "conditional_graphs": ("conditional_graphs.cu", ["-arch=sm_90a"], [], [], 0, ["PASSED"], []),
+    # ptxsim prof PROGRAM: two green contexts' kernels overlap on the simulated time line.
+    "prof_green_contexts": ("green_contexts.cu", ["-arch=sm_90a", "-lcuda"], ["prof", "--report", "{record}"], [], 0,
+                            ["split: 132 SMs into 1 group of 16 and 116 more", "blocks outside their context's SMs: 0",
+                             "overlap: yes", "PASSED"], []),
+    "record_green_contexts": ("green_contexts.cu", ["-arch=sm_90a", "-lcuda"], ["--record", "{record}"], ["--untimed"], 0,
+                              ["blocks outside their context's SMs: 0", "PASSED"], ["launches recorded"]),
     "sass_only_refused": ("vector_add.cu", ["-gencode", "arch=compute_90a,code=sm_90a"], [], [], 2, [],
                           ["has no PTX", "-gencode arch=compute_90a,code=compute_90a"]),
 }
@@ -125,7 +131,7 @@ def main():
     record = os.path.join(a.work, a.case + ".record")
     shutil.rmtree(record, ignore_errors=True)
     exec_opts = [o.replace("{record}", record).replace("{commands}", os.path.join(HERE, "data")) for o in exec_opts]
-    command = exec_opts if exec_opts[:1] in (["check"], ["debug"]) else ["exec", *exec_opts]
+    command = exec_opts if exec_opts[:1] in (["check"], ["debug"], ["prof"]) else ["exec", *exec_opts]
     run = subprocess.run([a.ptxsim, *command, exe, *args], capture_output=True, text=True, timeout=600)
     print(f"$ ptxsim {' '.join(command + [exe] + args)}\n--- stdout\n{run.stdout}--- stderr\n{run.stderr}"
           f"--- exit status {run.returncode}")
