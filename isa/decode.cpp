@@ -425,6 +425,7 @@ private:
             } else if (auto sp = special_of(m_.str(op.name))) {
                 o.kind = opnd::special;
                 o.special = *sp;
+                if (*sp >= special_reg::reserved_smem_begin && *sp <= special_reg::reserved_smem_1) out_.fn.uses_reserved_shared = true;
             } else if (auto l = find_label(op.name)) {
                 o.kind = opnd::label;
                 o.imm = *l;

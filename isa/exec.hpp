@@ -39,9 +39,11 @@ enum class special_reg : uint16_t {
     clusterid_x, clusterid_y, clusterid_z, nclusterid_x, nclusterid_y, nclusterid_z, cluster_ctaid_x, cluster_ctaid_y,
     cluster_ctaid_z, cluster_nctaid_x, cluster_nctaid_y, cluster_nctaid_z, cluster_ctarank, cluster_nctarank,
     is_explicit_cluster,
-    // Shared memory the system reserves (cooperative groups' unoptimised
-    // code takes %reserved_smem_offset_1): ptxsim reserves none, so the
-    // region is empty and sits at the end of the CTA's shared memory.
+    // Shared memory the system reserves (cooperative groups' multi-warp
+    // tiles keep their state at %reserved_smem_offset_1): a region after the
+    // CTA's own, there only when the code names one of these (see
+    // exec_function::uses_reserved_shared), so that elsewhere an access past
+    // the CTA's shared memory still faults.
     reserved_smem_begin, reserved_smem_end, reserved_smem_cap, reserved_smem_0, reserved_smem_1, aggr_smem_size,
     envreg0, // envreg0 + n for %envregN
 };
@@ -200,6 +202,9 @@ struct exec_function {
     // estimate_per_sm registers (the estimate counts 64-bit slots twice,
     // which a slot shared by a 32- and a 64-bit register would blur).
     uint32_t declared_estimate = 0, estimate_per_sm = 0;
+    // It reads a %reserved_smem_offset_* register: its CTAs get the
+    // system's reserved shared memory (sim::launch_request::reserved_shared).
+    bool uses_reserved_shared = false;
     // Why each instruction that cannot run yet cannot (its `target` indexes here).
     std::vector<std::string> unsupported;
 };

@@ -519,6 +519,11 @@ launch_result device::launch(const kernel_ref& k, dim3 grid, dim3 block, uint32_
         req.function_addresses[function_token(id)] = static_cast<int32_t>(id);
         if (f == k.function) req.kernel_id = static_cast<int32_t>(id);
     }
+    // The system's reserved shared memory, where the kernel or a device
+    // function reads where it is (other kernels keep exact bounds).
+    bool reserved = code->uses_reserved_shared;
+    for (const isa::exec_function* f : req.functions) reserved |= f && !f->is_entry && f->uses_reserved_shared;
+    if (reserved) req.reserved_shared = static_cast<uint32_t>(std::max<uint64_t>(model_.shared_memory.reserved_per_cta_bytes, 1024));
     req.locate = [this](int32_t id, uint32_t pos, fault_report& r) {
         auto [mi, f] = functions_[static_cast<size_t>(id)];
         locate(*modules_[mi], *f, pos, r);

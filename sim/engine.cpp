@@ -491,7 +491,7 @@ private:
         cta->linear = linear;
         cta->id = {static_cast<uint32_t>(linear % req_.grid.x), static_cast<uint32_t>(linear / req_.grid.x % req_.grid.y),
                    static_cast<uint32_t>(linear / (uint64_t(req_.grid.x) * req_.grid.y))};
-        cta->shared.assign(req_.static_shared + req_.dynamic_shared, 0);
+        cta->shared.assign(req_.static_shared + req_.dynamic_shared + req_.reserved_shared, 0);
         uint32_t threads = static_cast<uint32_t>(req_.block.count());
         cta->threads = threads;
         uint32_t nwarps = (threads + warp_size - 1) / warp_size;
@@ -1506,13 +1506,16 @@ private:
         case special_reg::cluster_ctarank: return w.cta->rank;
         case special_reg::cluster_nctarank: return req_.cluster.count();
         case special_reg::is_explicit_cluster: return req_.explicit_cluster;
-        // No reserved shared memory: an empty region after the CTA's own.
+        // The reserved region follows the CTA's own shared memory (empty when
+        // no function of the launch names it): offset 0 at its start for
+        // one system user, offset 1 half way for another (cooperative
+        // groups keeps a multi-warp tile's state there).
         case special_reg::reserved_smem_begin:
+        case special_reg::reserved_smem_0: return req_.dynamic_shared + req_.static_shared;
+        case special_reg::reserved_smem_1: return req_.dynamic_shared + req_.static_shared + req_.reserved_shared / 2;
         case special_reg::reserved_smem_end:
         case special_reg::reserved_smem_cap:
-        case special_reg::reserved_smem_0:
-        case special_reg::reserved_smem_1:
-        case special_reg::aggr_smem_size: return req_.dynamic_shared + req_.static_shared;
+        case special_reg::aggr_smem_size: return req_.dynamic_shared + req_.static_shared + req_.reserved_shared;
         default: break;
         }
         auto n = static_cast<unsigned>(r) - static_cast<unsigned>(special_reg::envreg0);

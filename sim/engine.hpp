@@ -56,6 +56,10 @@ struct launch_request {
     dim3 grid, block;
     uint32_t dynamic_shared = 0;
     uint32_t static_shared = 0;
+    // The system's reserved shared memory, after the CTA's own: the model's
+    // per-CTA reservation when a function of the launch reads
+    // %reserved_smem_offset_* (cooperative groups), else none.
+    uint32_t reserved_shared = 0;
     std::vector<uint8_t> params;           // laid out as kernel.params says
     // CTAs per cluster in each dimension (1,1,1 without clusters); `grid` is a
     // multiple of it. explicit_cluster: launched with cluster dimensions.

@@ -111,6 +111,7 @@ issue_class classify(const isa::exec_instruction& ins, const models::timing_conf
             c.kind = op_kind::memory;
         } else {
             set(pipe::sync, m.barrier_latency, 1);
+            c.cluster_wait = key == "barrier.cluster.wait";
         }
         break;
     case isa::timing_class::misc: set(pipe::alu, m.alu_latency, m.alu_interval); break;

@@ -42,6 +42,7 @@ struct issue_class {
     // dense rate: the pipe does half the products of the shape's K).
     uint32_t operand_bytes = 0;
     bool sparse = false;
+    bool cluster_wait = false;  // barrier.cluster.wait: the warp waits for the cluster, held by the engine
 };
 
 // The issue class of one decoded instruction under model `m`.

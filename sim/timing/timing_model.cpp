@@ -414,7 +414,10 @@ void timing_model::turn_ended(const schedule_unit& u, uint32_t ran) {
     ++cur_->warp_instructions;
     ++cur_->pipe_instructions[static_cast<size_t>(c.unit)];
     w.last_issue = now_;
-    w.after_barrier = false;
+    // A warp that waits at a barrier the engine releases without a barrier
+    // event (a cluster barrier's wait) spends the cycles until its next
+    // issue stalled on the barrier, not unselected.
+    w.after_barrier = c.cluster_wait;
     issued_ = true;
 }
 
@@ -425,7 +428,10 @@ void timing_model::complete(warp_timing& w, const isa::exec_instruction& ins, co
     uint64_t ready = t + c.latency;
     bool slow = false;
     switch (c.kind) {
-    case op_kind::plain: break;
+    case op_kind::plain:
+        // mma.sync and wmma.mma hold their sub-partition's tensor pipe for their issue interval.
+        if (c.unit == pipe::mma) cur_->tensor_busy_cycles += c.interval;
+        break;
     case op_kind::memory:
     case op_kind::async_copy: {
         const uint64_t start = std::max(t, sm.lsu_free);

@@ -513,10 +513,11 @@ TEST(semantics_video, selectors_the_isa_does_not_allow_fault_with_a_reason) {
 namespace ptxsim::test {
 namespace {
 
-// ptxsim reserves no shared memory: the reserved region is empty and sits
-// after the CTA's own (cooperative groups' unoptimised this_thread_block()
-// computes a generic pointer from %reserved_smem_offset_1).
-TEST(special_registers, reserved_shared_memory_is_an_empty_region_after_the_ctas_own) {
+// A kernel that reads where the system's reserved shared memory is gets
+// the model's 1 KiB reservation after its own shared memory (cooperative
+// groups' multi-warp tiles keep their state at %reserved_smem_offset_1),
+// and may use it; a kernel that does not keeps exact bounds.
+TEST(special_registers, reserved_shared_memory_follows_the_ctas_own_where_the_code_names_it) {
     auto out = run_body(R"(
     .shared .align 4 .b8 s[48];
     mov.u32 %r1, %reserved_smem_offset_begin;  st.global.u32 [%rd1], %r1;
@@ -525,9 +526,24 @@ TEST(special_registers, reserved_shared_memory_is_an_empty_region_after_the_ctas
     mov.u32 %r4, %reserved_smem_offset_1;      st.global.u32 [%rd1+12], %r4;
     mov.u32 %r5, %total_smem_size;             st.global.u32 [%rd1+16], %r5;
     mov.u32 %r6, %aggr_smem_size;              st.global.u32 [%rd1+20], %r6;
-    st.shared.u32 [s], %r6;)",
-                        6);
-    for (uint32_t i = 0; i < 6; ++i) EXPECT_EQ(out[i], 48u) << i;
+    mov.u32 %r7, %reserved_smem_offset_0;      st.global.u32 [%rd1+24], %r7;
+    cvt.u64.u32 %rd3, %r4;  cvta.shared.u64 %rd2, %rd3;  mov.u32 %r8, 7;
+    st.u32 [%rd2+300], %r8;  red.and.release.cta.b32 [%rd2+4], %r8;
+    ld.u32 %r9, [%rd2+300];  st.global.u32 [%rd1+28], %r9;)",
+                        8);
+    EXPECT_EQ(out[0], 48u);
+    EXPECT_EQ(out[1], 48u + 1024u);
+    EXPECT_EQ(out[2], 48u + 1024u);
+    EXPECT_EQ(out[3], 48u + 512u);
+    EXPECT_EQ(out[4], 48u);
+    EXPECT_EQ(out[5], 48u + 1024u);
+    EXPECT_EQ(out[6], 48u);
+    EXPECT_EQ(out[7], 7u);
+    const body_result past = run_kernel_body(R"(
+    .shared .align 4 .b8 s[48];
+    mov.u32 %r1, s;  ld.shared.u32 %r2, [%r1+48];  st.global.u32 [%rd1], %r2;)",
+                                             1);
+    EXPECT_NE(past.fault.find("out-of-bounds shared read"), std::string::npos) << past.fault;
 }
 
 } // namespace

@@ -32,11 +32,12 @@ struct timed {
 // holds its own address (a pointer chase that never leaves its line).
 // check_candidates: the model checks its picks against a full scan each
 // cycle (timing_model::check_candidates), and a difference fails the test.
+// `directives`: performance-tuning directives of the kernel (e.g. ".reqnctapercluster 2, 1, 1").
 inline timed run(const std::string& body, uint32_t grid = 1, uint32_t block = 32, std::vector<uint32_t> sms = {},
-                 bool check_candidates = false) {
+                 bool check_candidates = false, const std::string& directives = "") {
     sim::device dev{h800()};
     parser::diagnostics d;
-    const std::string text = std::string(header) + ".visible .entry k(.param .u64 buf)\n{\n" +
+    const std::string text = std::string(header) + ".visible .entry k(.param .u64 buf)\n" + directives + "\n{\n" +
                              ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .f32 %f<8>;\n.reg .pred %p<4>;\n.shared .align 16 .b8 sbuf[8192];\n" +
                              body + "ret;\n}\n";
     timed t;

@@ -281,6 +281,28 @@ TEST(timing, an_mbarrier_wait_after_cp_async_mbarrier_arrive_goes_on_when_the_co
     }
 }
 
+TEST(timing, mma_sync_holds_the_tensor_pipe_for_its_issue_interval) {
+    const std::string mma = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, "
+                            "{%r5, %r6}, {%f1, %f2, %f3, %f4};\n";
+    auto a = run(repeat(mma, 4)), b = run(repeat(mma, 20));
+    ASSERT_TRUE(a.ok && b.ok);
+    EXPECT_EQ(b.p.tensor_busy_cycles - a.p.tensor_busy_cycles, 16u * h800().timing.mma_interval);
+    EXPECT_EQ(b.p.pipe_instructions[static_cast<size_t>(sim::timing::pipe::mma)], 20u);
+}
+
+TEST(timing, a_warp_waiting_at_a_cluster_barrier_is_stalled_on_the_barrier) {
+    // Rank 0 of a cluster of two runs a long dependent chain before the
+    // cluster barrier; rank 1's warp waits there all that time.
+    const std::string body = "mov.u32 %r1, %cluster_ctarank;\nsetp.ne.u32 %p1, %r1, 0;\n@%p1 bra WAIT;\n" +
+                             repeat("fma.rn.f32 %f1, %f1, %f1, %f1;\n", 200) +
+                             "WAIT: barrier.cluster.arrive.aligned;\nbarrier.cluster.wait.aligned;\n";
+    auto t = run(body, 2, 32, {}, false, ".reqnctapercluster 2, 1, 1");
+    ASSERT_TRUE(t.ok);
+    const auto& s = t.p.stall_cycles;
+    EXPECT_GE(s[static_cast<int>(sim::timing::stall::barrier)], 200u * h800().timing.fma_latency * 9 / 10);
+    EXPECT_LT(s[static_cast<int>(sim::timing::stall::not_selected)], 100u);
+}
+
 TEST(timing, a_launch_restricted_to_some_sms_uses_only_those) {
     auto t = run("mov.u32 %r1, %tid.x;\n", 64, 32, {3, 7});
     ASSERT_TRUE(t.ok);
