@@ -91,6 +91,8 @@ struct timing_config {
     uint32_t dram_latency = 0;
     uint32_t tma_extra_latency = 0;
     uint32_t dsmem_latency = 0;     // a load from another CTA's shared memory in the cluster
+    uint32_t l2_atomic_interval = 1; // cycles between two atomics (or reductions) on one address at the L2
+    uint32_t host_link_gb_per_s = 0; // copies between host and device memory, each direction
     uint32_t barrier_latency = 0;
     uint32_t l1_bytes_per_clock = 0;
     uint32_t dram_efficiency_pct = 0;

@@ -155,6 +155,30 @@ CUresult copy_2d(const memcpy2d* p) {
     return copy_3d(st, d, s, p->WidthInBytes, p->Height, 1);
 }
 
+// Under prof, a copy (or memset) takes its time on its stream's time line
+// (cuda/driver/profiling.hpp); the host waits for a synchronous copy.
+void on_time_line(state& st, CUstream stream, size_t bytes, bool to_device, bool from_device, bool synchronous) {
+    program_profiling* p = program_profiling::get();
+    if (!p || bytes == 0 || (!to_device && !from_device)) return;
+    using transfer = program_profiling::transfer;
+    const transfer kind = to_device && from_device ? transfer::on_device : to_device ? transfer::to_device : transfer::to_host;
+    const uint64_t end = p->copy(st, stream, bytes, kind);
+    if (synchronous) p->host_waits(end);
+}
+
+CUresult timed_copy(state& st, CUstream stream, side dst, side src, size_t bytes, bool synchronous) {
+    const CUresult r = copy(st, dst, src, bytes);
+    if (r == CUDA_SUCCESS) on_time_line(st, stream, bytes, dst.device, src.device, synchronous);
+    return r;
+}
+
+CUresult timed_fill(state& st, CUstream stream, CUdeviceptr dst, const void* pattern, unsigned width, size_t count) {
+    const CUresult r = fill(st, dst, pattern, width, count);
+    if (program_profiling* p = program_profiling::get(); p && r == CUDA_SUCCESS && count)
+        p->copy(st, stream, count * width, program_profiling::transfer::fill); // asynchronous to the host, as on the GPU
+    return r;
+}
+
 } // namespace
 
 namespace {
@@ -235,53 +259,44 @@ CUresult cuMemHostUnregister(void* p) {
     return p && st.registered.erase(reinterpret_cast<uint64_t>(p)) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-// Under prof, a synchronous copy to host memory returns when the null
-// stream's work before it is done: the host's time moves on to then.
-void host_waits_for_copy(state& st, bool to_host) {
-    if (program_profiling* p = program_profiling::get(); p && to_host) p->host_waits(p->point(st, nullptr));
-}
-
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
     PTXSIM_ENTER(true);
-    const auto to = classify(st, dst);
-    CUresult r = copy(st, to, classify(st, src), bytes);
-    host_waits_for_copy(st, !to.device);
-    return r;
+    return timed_copy(st, nullptr, classify(st, dst), classify(st, src), bytes, true);
 }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
     if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpy(dst, src, bytes); })) return CUDA_SUCCESS;
     PTXSIM_ENTER(true);
-    return copy(st, classify(st, dst), classify(st, src), bytes);
+    return timed_copy(st, s, classify(st, dst), classify(st, src), bytes, false);
 }
 
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t bytes) {
     PTXSIM_ENTER(true);
-    return copy(st, {true, dst}, {false, reinterpret_cast<uint64_t>(src)}, bytes);
+    return timed_copy(st, nullptr, {true, dst}, {false, reinterpret_cast<uint64_t>(src)}, bytes, true);
 }
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t bytes, CUstream s) {
     if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpyHtoD_v2(dst, src, bytes); })) return CUDA_SUCCESS;
-    return cuMemcpyHtoD_v2(dst, src, bytes);
+    PTXSIM_ENTER(true);
+    return timed_copy(st, s, {true, dst}, {false, reinterpret_cast<uint64_t>(src)}, bytes, false);
 }
 
 CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes) {
     PTXSIM_ENTER(true);
-    CUresult r = copy(st, {false, reinterpret_cast<uint64_t>(dst)}, {true, src}, bytes);
-    host_waits_for_copy(st, true);
-    return r;
+    return timed_copy(st, nullptr, {false, reinterpret_cast<uint64_t>(dst)}, {true, src}, bytes, true);
 }
 CUresult cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t bytes, CUstream s) {
     if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpyDtoH_v2(dst, src, bytes); })) return CUDA_SUCCESS;
     PTXSIM_ENTER(true);
-    return copy(st, {false, reinterpret_cast<uint64_t>(dst)}, {true, src}, bytes);
+    return timed_copy(st, s, {false, reinterpret_cast<uint64_t>(dst)}, {true, src}, bytes, false);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
     PTXSIM_ENTER(true);
-    return copy(st, {true, dst}, {true, src}, bytes);
+    return timed_copy(st, nullptr, {true, dst}, {true, src}, bytes, false); // no host synchronisation (CUDA's rule for device to device)
 }
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s) {
     if (captured(state::get(), s, node_memcpy, [=] { return cuMemcpyDtoD_v2(dst, src, bytes); })) return CUDA_SUCCESS;
-    return cuMemcpyDtoD_v2(dst, src, bytes);
+    PTXSIM_ENTER(true);
+    return timed_copy(st, s, {true, dst}, {true, src}, bytes, false);
 }
 
 CUresult cuMemcpy2D_v2(const void* p) { return copy_2d(static_cast<const memcpy2d*>(p)); }
@@ -296,27 +311,30 @@ CUresult cuMemcpy2DAsync_v2(const void* p, CUstream s) {
 
 CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
     PTXSIM_ENTER(true);
-    return fill(st, dst, &v, 1, n);
+    return timed_fill(st, nullptr, dst, &v, 1, n);
 }
 CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, size_t n) {
     PTXSIM_ENTER(true);
-    return fill(st, dst, &v, 2, n);
+    return timed_fill(st, nullptr, dst, &v, 2, n);
 }
 CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned v, size_t n) {
     PTXSIM_ENTER(true);
-    return fill(st, dst, &v, 4, n);
+    return timed_fill(st, nullptr, dst, &v, 4, n);
 }
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s) {
     if (captured(state::get(), s, node_memset, [=] { return cuMemsetD8_v2(dst, v, n); })) return CUDA_SUCCESS;
-    return cuMemsetD8_v2(dst, v, n);
+    PTXSIM_ENTER(true);
+    return timed_fill(st, s, dst, &v, 1, n);
 }
 CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, CUstream s) {
     if (captured(state::get(), s, node_memset, [=] { return cuMemsetD16_v2(dst, v, n); })) return CUDA_SUCCESS;
-    return cuMemsetD16_v2(dst, v, n);
+    PTXSIM_ENTER(true);
+    return timed_fill(st, s, dst, &v, 2, n);
 }
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream s) {
     if (captured(state::get(), s, node_memset, [=] { return cuMemsetD32_v2(dst, v, n); })) return CUDA_SUCCESS;
-    return cuMemsetD32_v2(dst, v, n);
+    PTXSIM_ENTER(true);
+    return timed_fill(st, s, dst, &v, 4, n);
 }
 
 CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char v, size_t width, size_t height) {

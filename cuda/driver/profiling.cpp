@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -76,11 +77,43 @@ uint32_t program_profiling::registers(state& st, const function_object& f) {
     return 0;  // the launch estimates them (launch_options::estimate_registers)
 }
 
-void program_profiling::attach(state& st, const function_object& f, sim::launch_options& o, void* stream) {
-    if (!timing_) {
-        timing_ = std::make_unique<sim::timing::timing_model>(st.model());
-        clock_mhz_ = st.model().clock_mhz;
+void program_profiling::make_model(state& st) {
+    if (timing_) return;
+    timing_ = std::make_unique<sim::timing::timing_model>(st.model());
+    clock_mhz_ = st.model().clock_mhz;
+}
+
+uint64_t program_profiling::floor_of(state& st, void* stream) {
+    const void* key = key_of(st, stream);
+    const line& l = line_of(st, stream);
+    uint64_t floor = host_;
+    if (!key) floor = std::max(floor, legacy_point());
+    else if (auto legacy = streams_.find(nullptr); l.blocking && legacy != streams_.end())
+        floor = std::max(floor, timing_->stream_end(legacy->second.id));
+    return floor;
+}
+
+uint64_t program_profiling::copy(state& st, void* stream, uint64_t bytes, transfer kind) {
+    make_model(st);
+    const models::gpu_model& m = st.model();
+    const double bytes_per_cycle =
+        kind == transfer::to_device || kind == transfer::to_host
+            ? double(m.timing.host_link_gb_per_s) * 1e9 / (m.clock_mhz * 1e6)
+            : m.dram.bandwidth_bytes_per_s * (m.timing.dram_efficiency_pct / 100.0) / (m.clock_mhz * 1e6) /
+                  (kind == transfer::on_device ? 2.0 : 1.0);
+    const uint64_t cycles = static_cast<uint64_t>(std::ceil(double(bytes) / std::max(bytes_per_cycle, 1e-9)));
+    uint64_t from = floor_of(st, stream);
+    const uint32_t id = line_of(st, stream).id;
+    if (kind == transfer::to_device || kind == transfer::to_host) {
+        uint64_t& link = link_free_[kind == transfer::to_host];
+        from = std::max({from, link, timing_->stream_end(id)});
+        link = from + cycles;
     }
+    return timing_->occupy(id, from, cycles);
+}
+
+void program_profiling::attach(state& st, const function_object& f, sim::launch_options& o, void* stream) {
+    make_model(st);
     o.observer = timing_.get();
     o.schedule = timing_.get();
     o.sample_waves = sample_;
@@ -88,14 +121,8 @@ void program_profiling::attach(state& st, const function_object& f, sim::launch_
     o.estimate_registers = true;
     // Its stream on the time line, after what it waits for: the host's
     // last synchronisation, and the legacy stream's implicit order.
-    const void* key = key_of(st, stream);
-    const line& l = line_of(st, stream);
-    o.stream = l.id;
-    uint64_t floor = host_;
-    if (!key) floor = std::max(floor, legacy_point());
-    else if (auto legacy = streams_.find(nullptr); l.blocking && legacy != streams_.end())
-        floor = std::max(floor, timing_->stream_end(legacy->second.id));
-    timing_->not_before(o.stream, floor);
+    o.stream = line_of(st, stream).id;
+    timing_->not_before(o.stream, floor_of(st, stream));
 }
 
 double program_profiling::ms(uint64_t cycle) const { return clock_mhz_ ? double(cycle) / (clock_mhz_ * 1000.0) : 0; }

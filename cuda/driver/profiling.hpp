@@ -48,6 +48,13 @@ public:
     void host_waits(uint64_t cycle);
     uint64_t everything() const;
     // A green context's streams, its null stream among them.
+    // A copy or memset of `bytes` queued on `stream`: after the stream's
+    // earlier work (and the legacy stream's order) it takes the host
+    // link's time (timing.host_link_gb_per_s, each direction one copy after
+    // another) or, on the device, HBM's sustained rate (a copy reads and
+    // writes each byte). When it ends.
+    enum class transfer { to_device, to_host, on_device, fill };
+    uint64_t copy(state& st, void* stream, uint64_t bytes, transfer kind);
     uint64_t point(const green_context_object& g) const;
     void stream_waits(const green_context_object& g, uint64_t cycle);
     // A stream (or a green context's null stream) destroyed: its handle may come back as another.
@@ -77,6 +84,10 @@ private:
     std::map<const void*, line> streams_;
     uint32_t next_id_ = 0;
     uint64_t host_ = 0;  // the host's time: the latest cycle it waited for
+    uint64_t link_free_[2] = {0, 0}; // when the host link is free again, to the device and to the host
+    void make_model(state& st);
+    // The cycle a stream's next work may start at: the host's last wait and the legacy stream's order.
+    uint64_t floor_of(state& st, void* stream);
     std::unique_ptr<sim::timing::timing_model> timing_;
     std::map<size_t, std::map<std::string, uint32_t>> ptxas_;  // module -> kernel -> registers (ptxas -v)
     std::string report_path_, trace_path_, svg_path_, ptxas_path_;

@@ -74,6 +74,8 @@ const field table[] = {
     FIGURE("timing.dram_latency", timing.dram_latency, 0, 10000, 1),
     FIGURE("timing.tma_extra_latency", timing.tma_extra_latency, 0, 10000, 1),
     FIGURE("timing.dsmem_latency", timing.dsmem_latency, 0, 10000, 1),
+    FIGURE("timing.l2_atomic_interval", timing.l2_atomic_interval, 1, 10000, 1),
+    FIGURE("timing.host_link_gb_per_s", timing.host_link_gb_per_s, 1, 10000, 1),
     FIGURE("timing.barrier_latency", timing.barrier_latency, 0, 10000, 1),
     FIGURE("timing.l1_bytes_per_clock", timing.l1_bytes_per_clock, 0, 10000, 1),
     FIGURE("timing.dram_efficiency_pct", timing.dram_efficiency_pct, 1, 100, 1),

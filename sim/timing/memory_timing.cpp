@@ -172,7 +172,33 @@ uint64_t memory_timing::access(uint32_t sm, uint64_t now, const std::vector<lane
         }
         done = std::max(done, ready);
     }
+    if (atomic) done = atomics_done(now, done, lanes);
     return done + extra_;
+}
+
+uint64_t memory_timing::atomics_done(uint64_t now, uint64_t ready, const std::vector<lane_access>& lanes) {
+    if (atomic_free_.empty()) atomic_free_.resize(1 << 16);
+    std::vector<uint64_t>& words = atomic_words_;
+    words.clear();
+    for (const auto& a : lanes) words.push_back(a.address);
+    std::sort(words.begin(), words.end());
+    // Half the L2 latency back from the L2: alone, an atomic is back when
+    // its sector is (ready), as without the queue.
+    const uint64_t back = l2_latency() - l2_latency() / 2;
+    const uint64_t at_l2 = std::max(now, ready - std::min(ready, back));
+    uint64_t done = ready;
+    for (size_t i = 0; i < words.size();) {
+        size_t j = i;
+        while (j < words.size() && words[j] == words[i]) ++j;
+        const uint64_t lanes_here = j - i;
+        atomic_slot& slot = atomic_free_[(words[i] >> 2) & (atomic_free_.size() - 1)];
+        const uint64_t free = slot.address == words[i] ? slot.free : 0;
+        const uint64_t start = std::max(at_l2, free);
+        slot = {words[i], start + lanes_here * t_.l2_atomic_interval};
+        done = std::max(done, start + (lanes_here - 1) * t_.l2_atomic_interval + back);
+        i = j;
+    }
+    return done;
 }
 
 } // namespace ptxsim::sim::timing

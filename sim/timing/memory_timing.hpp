@@ -84,6 +84,17 @@ private:
     uint64_t from_l2(uint64_t addr, uint64_t now, bool store, sector_cache::priority p = sector_cache::priority::normal);
     // Fills sectors_ (kept, so a memory instruction allocates nothing).
     const std::vector<uint64_t>& sectors_of(const std::vector<lane_access>& lanes);
+    // Global atomics after their sectors are `ready`: the L2 performs one
+    // on an address every l2_atomic_interval cycles, so lanes and warps on
+    // one address queue there. When the last result is back.
+    uint64_t atomics_done(uint64_t now, uint64_t ready, const std::vector<lane_access>& lanes);
+    // When each address's atomic unit is free again: a table of recent
+    // addresses (direct-mapped; an address pushed out had no queue left that mattered much).
+    struct atomic_slot {
+        uint64_t address = UINT64_MAX, free = 0;
+    };
+    std::vector<atomic_slot> atomic_free_;
+    std::vector<uint64_t> atomic_words_;
     std::vector<uint64_t> sectors_;
     std::vector<uint64_t> bank_words_; // shared_access's (phase, bank, word) keys, kept likewise
 

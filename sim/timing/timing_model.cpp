@@ -174,6 +174,12 @@ void timing_model::not_before(uint32_t stream, uint64_t cycle) {
     ready = std::max(ready, cycle);
 }
 
+uint64_t timing_model::occupy(uint32_t stream, uint64_t from, uint64_t cycles) {
+    uint64_t& ready = stream_ready_[stream];
+    ready = std::max(ready, from) + cycles;
+    return ready;
+}
+
 uint64_t timing_model::stream_end(uint32_t stream) const {
     auto it = stream_ready_.find(stream);
     return it == stream_ready_.end() ? 0 : it->second;

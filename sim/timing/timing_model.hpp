@@ -116,6 +116,9 @@ public:
     // an event recorded then); when the work queued on `stream` so far ends
     // (0: none); when all of it does.
     void not_before(uint32_t stream, uint64_t cycle);
+    // Work that is not a kernel (a copy) holding `stream` for `cycles` from
+    // `from` or its earlier work's end, whichever is later; when it ends.
+    uint64_t occupy(uint32_t stream, uint64_t from, uint64_t cycles);
     uint64_t stream_end(uint32_t stream) const;
     uint64_t run_end() const;
     // (function id, position) to "file:line" of the last launch (valid after it ended).

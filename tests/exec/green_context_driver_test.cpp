@@ -284,5 +284,58 @@ TEST(green_context_driver, the_host_waits_for_the_work_it_synchronises_with) {
     EXPECT_FLOAT_EQ(d.elapsed(s0, n1), 0.0f);
 }
 
+TEST(green_context_driver, copies_take_the_host_links_time_one_direction_at_a_time) {
+    driver& d = the_driver();
+    ASSERT_NE(d.lib, nullptr) << dlerror();
+    void* a = nullptr;
+    void* b = nullptr;
+    ASSERT_EQ(d.get<int (*)(void**, unsigned)>("cuStreamCreate")(&a, 1), 0);
+    ASSERT_EQ(d.get<int (*)(void**, unsigned)>("cuStreamCreate")(&b, 1), 0);
+    const size_t bytes = 63u << 20; // 63 MiB: about 1.05 ms at the model's 63 GB/s
+    std::vector<uint8_t> host(bytes);
+    uint64_t dev = 0;
+    ASSERT_EQ(d.get<int (*)(uint64_t*, size_t)>("cuMemAlloc_v2")(&dev, bytes), 0);
+    auto to_device = d.get<int (*)(uint64_t, const void*, size_t, void*)>("cuMemcpyHtoDAsync_v2");
+    auto to_host = d.get<int (*)(void*, uint64_t, size_t, void*)>("cuMemcpyDtoHAsync_v2");
+    const float one_copy_ms = float(bytes) / 63e9f * 1e3f;
+    auto timed = [&](auto&& work) {
+        void* start = d.event();
+        void* end_a = d.event();
+        void* end_b = d.event();
+        void* end = d.event();
+        d.get<int (*)()>("cuCtxSynchronize")();
+        d.record(start, a);
+        d.wait(b, start);
+        work();
+        d.record(end_a, a);
+        d.record(end_b, b);
+        d.wait(a, end_b);
+        d.record(end, a);
+        return d.elapsed(start, end);
+    };
+    const float one = timed([&] { to_device(dev, host.data(), bytes, a); });
+    const float same_direction = timed([&] {
+        to_device(dev, host.data(), bytes / 2, a);
+        to_device(dev + bytes / 2, host.data(), bytes / 2, b);
+    });
+    const float both_directions = timed([&] {
+        to_device(dev, host.data(), bytes, a);
+        to_host(host.data(), dev, bytes, b);
+    });
+    std::printf("simulated ms: one copy %.4f, two halves on two streams %.4f, both directions %.4f\n", one, same_direction,
+                both_directions);
+    EXPECT_NEAR(one, one_copy_ms, 0.01f * one_copy_ms);
+    EXPECT_NEAR(same_direction, one_copy_ms, 0.01f * one_copy_ms) << "one direction's copies share the link";
+    EXPECT_NEAR(both_directions, one_copy_ms, 0.01f * one_copy_ms) << "the two directions overlap";
+    // A synchronous copy makes the host wait for it: an event recorded on an idle stream after it is past its end.
+    void* before = d.event();
+    void* after = d.event();
+    d.get<int (*)()>("cuCtxSynchronize")();
+    d.record(before, b);
+    ASSERT_EQ(d.get<int (*)(uint64_t, const void*, size_t)>("cuMemcpyHtoD_v2")(dev, host.data(), bytes), 0);
+    d.record(after, b);
+    EXPECT_NEAR(d.elapsed(before, after), one_copy_ms, 0.01f * one_copy_ms);
+}
+
 } // namespace
 } // namespace ptxsim::test

@@ -91,7 +91,7 @@ TEST(bundled_models, every_figure_has_a_source_and_unconfirmed_ones_say_so) {
                                         "l2.size_mib", "l2.partitions", "l2.bandwidth_gb_per_s", "l2.full_bandwidth_gb_per_s", "dram.capacity_gib", "timing.alu_latency",
                                         "timing.alu_interval", "timing.fma_latency", "timing.fp64_latency",
                                         "timing.fp64_interval", "timing.sfu_latency", "timing.sfu_interval", "timing.warp_latency",
-                                        "timing.mma_latency", "timing.mma_interval", "timing.wgmma_tail", "timing.barrier_latency",
+                                        "timing.mma_latency", "timing.mma_interval", "timing.wgmma_tail", "timing.l2_atomic_interval", "timing.host_link_gb_per_s", "timing.barrier_latency",
                                         "timing.dram_efficiency_pct", "timing.launch_overhead_ns", "cluster.max_ctas_nonportable"}));
     ASSERT_NE(m.source_of("sm.warp_size"), nullptr);
     EXPECT_EQ(m.source_of("sm.warp_size")->source, "CUDA 13 cuda_occupancy.h");

@@ -303,6 +303,33 @@ TEST(timing, a_warp_waiting_at_a_cluster_barrier_is_stalled_on_the_barrier) {
     EXPECT_LT(s[static_cast<int>(sim::timing::stall::not_selected)], 100u);
 }
 
+// Atomics on one address queue at the L2, one every l2_atomic_interval.
+TEST(timing, atomics_on_one_address_serialise_at_the_l2) {
+    // clock64 around one warp's atom.add and the use of its result: 32
+    // lanes on one word take 31 intervals more than 32 lanes on 32 words.
+    auto timed = [&](const std::string& address) {
+        return run(load_buf + "mov.u32 %r5, %laneid;\nmul.wide.u32 %rd5, %r5, 4;\nadd.u64 %rd6, %rd1, %rd5;\n"
+                              "ld.global.u32 %r6, [" + address + "];\nadd.u32 %r6, %r6, 1;\n" // the line in L2 first
+                              "mov.u64 %rd2, %clock64;\natom.global.add.u32 %r2, [" + address + "], 1;\nadd.u32 %r3, %r2, 1;\n"
+                              "mov.u64 %rd3, %clock64;\nsub.u64 %rd4, %rd3, %rd2;\n"
+                              "setp.eq.u32 %p1, %r5, 0;\n@%p1 st.global.u64 [%rd1+4096], %rd4;\n");
+    };
+    auto one = timed("%rd1+2048"), spread = timed("%rd6+2048");
+    ASSERT_TRUE(one.ok && spread.ok);
+    const uint64_t interval = h800().timing.l2_atomic_interval;
+    EXPECT_GE(one.words[512], spread.words[512] + 31 * interval - 4);
+    EXPECT_LE(one.words[512], spread.words[512] + 31 * interval + 4);
+    // 132 CTAs' reductions on one word: the kernel lasts at least their
+    // 132 x 32 intervals; on a word each, far less.
+    auto hot = run(load_buf + "red.global.add.u32 [%rd1+2048], 1;\n", 132, 32);
+    auto cold = run(load_buf + "mov.u32 %r5, %laneid;\nmul.wide.u32 %rd5, %r5, 4;\nadd.u64 %rd6, %rd1, %rd5;\n"
+                               "red.global.add.u32 [%rd6+2048], 1;\n", 132, 32);
+    ASSERT_TRUE(hot.ok && cold.ok);
+    EXPECT_EQ(hot.words[256] - hot.words[255], 8u + 132u * 32u) << "every reduction landed (each word held its own address)";
+    EXPECT_GE(hot.p.cycles, 132u * 32u * interval);
+    EXPECT_LT(cold.p.cycles, hot.p.cycles / 2);
+}
+
 TEST(timing, a_launch_restricted_to_some_sms_uses_only_those) {
     auto t = run("mov.u32 %r1, %tid.x;\n", 64, 32, {3, 7});
     ASSERT_TRUE(t.ok);

@@ -29,13 +29,17 @@ TEST(prof_program, every_launch_is_reported_and_events_read_simulated_time) {
     EXPECT_NE(r.err.find("==== launch #3 of twice"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("sm__inst_executed.avg.per_cycle_active"), std::string::npos) << r.err;
     // The events bracket all three launches: their elapsed time is the
-    // simulated time line's end, not the seconds the simulation took.
+    // simulated time line's, not the seconds the simulation took. The
+    // report's end counts from the run's start, so it also holds the
+    // program's small copies before the first event (copies take the host
+    // link's time): a little more than the events say.
     std::smatch ms, us;
     ASSERT_TRUE(std::regex_search(r.out, ms, std::regex("kernels took ([0-9.]+) ms"))) << r.out;
     ASSERT_TRUE(std::regex_search(r.err, us, std::regex("program: 3 launches end at cycle [0-9]+ \\(([0-9.]+) us"))) << r.err;
     const double event_us = std::stod(ms[1]) * 1000, report_us = std::stod(us[1]);
     EXPECT_GT(report_us, 0.5);
-    EXPECT_NEAR(event_us, report_us, 0.01 + 0.001 * report_us) << r.out << r.err;
+    EXPECT_LE(event_us, report_us + 0.01) << r.out << r.err;
+    EXPECT_GT(event_us, 0.95 * report_us) << r.out << r.err;
 }
 
 TEST(prof_program, json_report_to_a_file) {
