@@ -143,7 +143,7 @@ const program_profiling::line& program_profiling::line_of(state& st, void* strea
     auto [it, fresh] = streams_.try_emplace(key);
     if (fresh) {
         line& l = it->second;
-        l.id = next_id_++;
+        l.id = key ? next_id_++ : 0; // the report's stream 0 is the default stream, as in CUDA
         const green_context_object* current = st.green_of_context(st.current_context);
         if (const stream_object* s = st.find(st.streams_owned, stream)) {
             l.blocking = !(s->flags & CU_STREAM_NON_BLOCKING) && !s->green;

@@ -82,7 +82,7 @@ private:
     const void* key_of(state& st, void* stream) const;
     uint64_t legacy_point() const;
     std::map<const void*, line> streams_;
-    uint32_t next_id_ = 0;
+    uint32_t next_id_ = 1; // the others' numbers, in the order the program first uses them
     uint64_t host_ = 0;  // the host's time: the latest cycle it waited for
     uint64_t link_free_[2] = {0, 0}; // when the host link is free again, to the device and to the host
     void make_model(state& st);

@@ -91,9 +91,10 @@ CASES = {
                                       ["check", "--tool", "all", "--error-exitcode", "3"], [], 0, ["PASSED"], []),
     "conditional_graphs": ("conditional_graphs.cu", ["-arch=sm_90a"], [], [], 0, ["PASSED"], []),
     # ptxsim prof PROGRAM: two green contexts' kernels overlap on the simulated time line.
-    "prof_green_contexts": ("green_contexts.cu", ["-arch=sm_90a", "-lcuda"], ["prof", "--report", "{record}"], [], 0,
+    "prof_green_contexts": ("green_contexts.cu", ["-arch=sm_90a", "-lcuda"], ["prof", "--lines", "0"], [], 0,
                             ["split: 132 SMs into 1 group of 16 and 116 more", "blocks outside their context's SMs: 0",
-                             "overlap: yes", "PASSED"], []),
+                             "overlap: yes", "PASSED"],
+                            ["on 16 of h800's 132 SMs", "on 116 of h800's 132 SMs", "stream 1: cycles", "stream 2: cycles"]),
     "record_green_contexts": ("green_contexts.cu", ["-arch=sm_90a", "-lcuda"], ["--record", "{record}"], ["--untimed"], 0,
                               ["blocks outside their context's SMs: 0", "PASSED"], ["launches recorded"]),
     "sass_only_refused": ("vector_add.cu", ["-gencode", "arch=compute_90a,code=sm_90a"], [], [], 2, [],

@@ -183,6 +183,19 @@ TEST(register_compaction, needs_few_slots_for_a_chain_of_short_lived_registers) 
     // remainder, the state, the output pointer and two temporaries are live.
     EXPECT_LE(code->reg_slots, 9u);
     EXPECT_GE(code->reg_slots, 5u);
+    // The result says the same of the function as declared.
+    sim::device plain(*model);
+    plain.set_compact_registers(false); // even under PTXSIM_COMPACT_REGISTERS=all
+    ASSERT_TRUE(plain.load_module_text("throughput.ptx", text, d));
+    auto kp = plain.find_kernel("xorshift_mul", why);
+    ASSERT_TRUE(kp) << why;
+    const isa::exec_function* declared = plain.kernel_code(*kp, d);
+    ASSERT_TRUE(declared);
+    isa::exec_function copy = *declared;
+    const isa::compaction_result r = isa::compact_registers(copy);
+    EXPECT_TRUE(r.compacted);
+    EXPECT_EQ(r.slots_before, declared->reg_slots);
+    EXPECT_EQ(r.slots_after, code->reg_slots);
     // The names of registers still held point at their new slots, one by one.
     bool found = false;
     for (const auto& n : code->register_names)
@@ -195,8 +208,33 @@ TEST(register_compaction, needs_few_slots_for_a_chain_of_short_lived_registers) 
 }
 
 TEST(register_compaction, leaves_a_function_with_nothing_to_share_alone) {
-    isa::exec_function f;
-    EXPECT_FALSE(isa::compact_registers(f).compacted);
+    isa::exec_function empty;
+    EXPECT_FALSE(isa::compact_registers(empty).compacted);
+    // Every register live until the last store: no two may share a slot,
+    // so the function keeps its slots as declared.
+    const std::string text = ".version 8.5\n.target sm_90a\n.address_size 64\n"
+                             ".visible .entry k(.param .u64 out, .param .u32 a, .param .u32 b)\n{\n"
+                             ".reg .b32 %r<3>;\n.reg .b64 %rd<1>;\n"
+                             "ld.param.u64 %rd0, [out];\nld.param.u32 %r0, [a];\nld.param.u32 %r1, [b];\n"
+                             "add.u32 %r2, %r0, %r1;\nst.global.u32 [%rd0], %r0;\nst.global.u32 [%rd0+4], %r1;\n"
+                             "st.global.u32 [%rd0+8], %r2;\nret;\n}\n";
+    parser::diagnostics d;
+    auto model = models::load_model(source_dir() + "/models/h800.json", d);
+    ASSERT_TRUE(model.has_value());
+    sim::device dev(*model);
+    dev.set_compact_registers(false); // registers as declared, even under PTXSIM_COMPACT_REGISTERS=all
+    ASSERT_TRUE(dev.load_module_text("k.ptx", text, d));
+    std::string why;
+    auto k = dev.find_kernel("k", why);
+    ASSERT_TRUE(k) << why;
+    const isa::exec_function* code = dev.kernel_code(*k, d);
+    ASSERT_TRUE(code);
+    isa::exec_function f = *code;
+    const isa::compaction_result r = isa::compact_registers(f);
+    EXPECT_FALSE(r.compacted);
+    EXPECT_EQ(r.slots_before, code->reg_slots);
+    EXPECT_EQ(r.slots_after, r.slots_before);
+    EXPECT_EQ(f.reg_slots, code->reg_slots);
 }
 
 } // namespace
