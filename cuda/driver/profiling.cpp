@@ -167,13 +167,8 @@ uint64_t program_profiling::legacy_point() const {
 
 uint64_t program_profiling::point(state& st, void* stream) {
     if (!timing_) return host_;
-    const void* key = key_of(st, stream);
-    const line& l = line_of(st, stream);
-    if (!key) return std::max(host_, legacy_point());
-    uint64_t t = std::max(host_, timing_->stream_end(l.id));
-    if (auto legacy = streams_.find(nullptr); l.blocking && legacy != streams_.end()) // it waits for the legacy stream's work
-        t = std::max(t, timing_->stream_end(legacy->second.id));
-    return t;
+    // What the stream's next work would wait for, or its own work's end.
+    return std::max(floor_of(st, stream), timing_->stream_end(line_of(st, stream).id));
 }
 
 void program_profiling::stream_waits(state& st, void* stream, uint64_t cycle) {
